@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { TopologySchema } from '../model/topology.ts';
+import { sizeDistribution } from './distribution.ts';
+import { duration, rate, share } from './units.ts';
+
+const arrivals = z.enum(['constant', 'poisson']).meta({
+  description: 'constant: evenly spaced sends; poisson: exponential gaps (independent users). Both are open loop.',
+});
+
+/** A phase of the rate curve. Times inside a phase are relative to its own start. */
+export const PhaseSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('steady'), rate, duration }).meta({ description: 'Constant rate.' }),
+  z.strictObject({ type: z.literal('ramp'), from: rate, to: rate, duration }).meta({ description: 'Linear ramp from one rate to another.' }),
+  z
+    .strictObject({
+      type: z.literal('step'),
+      from: rate,
+      to: rate,
+      steps: z.number().int().min(1).meta({ description: 'Number of equal stairs from `from` to `to`.' }),
+      duration,
+    })
+    .meta({ description: 'Staircase: `steps` equal stairs, each duration/steps long, the first at `from`, the last at `to`.' }),
+  z
+    .strictObject({
+      type: z.literal('spike'),
+      base: rate,
+      peak: rate,
+      rise: duration.meta({ description: 'Time to climb linearly from base to peak.' }),
+      hold: duration.meta({ description: 'Time at peak.' }),
+      decay: duration.meta({ description: 'Time to fall linearly back to base.' }),
+      duration: duration.optional().meta({ description: 'Whole phase; defaults to rise+hold+decay, the rest runs at base.' }),
+    })
+    .meta({ description: 'A sudden spike: base → peak → base.' }),
+]);
+
+export const MultiplierSchema = z
+  .strictObject({
+    at: duration,
+    until: duration.optional().meta({ description: 'End of the multiplier; absent = to the end of the run.' }),
+    factor: z.number().nonnegative(),
+    clients: z.array(z.string()).min(1).optional().meta({ description: 'Only these clients; absent = every client.' }),
+    label: z.string().optional(),
+  })
+  .meta({ description: 'Multiply the rate from `at` (e.g. failover: another data centre’s traffic lands here).' });
+
+const MixEntrySchema = z.strictObject({
+  kind: z.string().min(1).meta({ description: 'Request kind, e.g. get, set, getPostRecord.' }),
+  weight: z.number().positive(),
+  batch: sizeDistribution.optional().meta({ description: 'Keys per request for this kind.' }),
+  valueSize: sizeDistribution.optional().meta({ description: 'Value bytes for this kind.' }),
+});
+const mix = z.array(MixEntrySchema).min(1).meta({ description: 'Request kinds with weights.' });
+
+const PopularitySchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('uniform') }),
+  z.strictObject({ type: z.literal('zipf'), s: z.number().positive().meta({ description: 'Zipf exponent: P(rank k) ∝ k^-s.' }) }),
+  z.strictObject({
+    type: z.literal('hotspot'),
+    keyFraction: share.meta({ description: 'Fraction of the keyspace that is hot (y).' }),
+    trafficShare: share.meta({ description: 'Fraction of traffic that goes to the hot keys (x).' }),
+  }),
+]);
+
+export const HotKeySchema = z
+  .strictObject({
+    key: z.string().min(1).meta({ description: 'The key’s name, e.g. tweet:oscars-selfie.' }),
+    start: duration.meta({ description: 'When its share starts to rise.' }),
+    rise: duration.meta({ description: 'Linear rise from 0 to peak.' }),
+    peak: share.meta({ description: 'Share of all key draws at the peak.' }),
+    hold: duration.default(0).meta({ description: 'Time at peak before decay.' }),
+    halfLife: duration.optional().meta({ description: 'Exponential decay half-life after the hold; absent = stays at peak.' }),
+    clients: z.array(z.string()).min(1).optional(),
+  })
+  .meta({ description: 'One named hot key whose share of traffic changes over time (the viral item).' });
+
+const KeysSchema = z.strictObject({
+  count: z.number().int().min(1).meta({ description: 'Size of the keyspace (n).' }),
+  popularity: PopularitySchema.default({ type: 'uniform' }),
+  prefix: z.string().default('key:'),
+  hot: z.array(HotKeySchema).default([]),
+});
+
+export const ClientSchema = z
+  .strictObject({
+    name: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'expected letters, digits, _ . -'),
+    share: z.number().positive().optional().meta({ description: 'Weight of this client in the profile’s phase rate.' }),
+    rate: rate.optional().meta({ description: 'This client’s own constant rate, on top of the phases.' }),
+    phases: z.array(PhaseSchema).min(1).optional().meta({ description: 'This client’s own rate curve.' }),
+    start: duration.default(0),
+    end: duration.optional(),
+    arrivals: arrivals.optional(),
+    instances: z.number().int().min(1).default(1).meta({ description: 'Independent client instances (processes) in this group.' }),
+    mix: mix.optional(),
+    batch: sizeDistribution.optional(),
+    valueSize: sizeDistribution.optional(),
+  })
+  .superRefine((c, ctx) => {
+    const given = [c.share, c.rate, c.phases].filter((v) => v !== undefined).length;
+    if (given !== 1) ctx.addIssue({ code: 'custom', path: ['share'], message: 'expected exactly one of share, rate, phases' });
+  })
+  .meta({ description: 'A named caller group with its own rate or share and its own request shapes.' });
+
+const LatencyCheckSchema = z.strictObject({
+  percentile: z.number().gt(0).lt(100).meta({ description: 'e.g. 99 or 99.9' }),
+  max: duration,
+  kind: z.string().optional(),
+  client: z.string().optional(),
+});
+
+export const SloSchema = z.strictObject({
+  latency: z.array(LatencyCheckSchema).default([]),
+  errorRate: share.optional().meta({ description: 'Highest tolerated fraction of failed requests.' }),
+});
+
+export const ProfileSchema = z
+  .strictObject({
+    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected lower-case letters, digits and dashes'),
+    description: z.string().default(''),
+    seed: z.number().int().nonnegative().default(1),
+    warmup: duration.default(0).meta({ description: 'Traffic at the first phase’s rate before measuring starts.' }),
+    duration: duration.optional().meta({ description: 'Measured duration; defaults to the sum of the phases.' }),
+    arrivals: arrivals.default('poisson'),
+    phases: z.array(PhaseSchema).min(1),
+    multipliers: z.array(MultiplierSchema).default([]),
+    mix: mix.default([{ kind: 'get', weight: 1 }]),
+    keys: KeysSchema.default({ count: 100_000, popularity: { type: 'uniform' }, prefix: 'key:', hot: [] }),
+    batch: sizeDistribution.default({ type: 'fixed', value: 1 }),
+    valueSize: sizeDistribution.default({ type: 'fixed', value: 100 }),
+    clients: z.array(ClientSchema).min(1).default([{ name: 'default', share: 1, start: 0, instances: 1 }]),
+    slo: SloSchema.default({ latency: [] }),
+    target: z.literal('model').default('model').meta({ description: 'Where the traffic goes: the model core.' }),
+    topology: z
+      .union([z.string().min(1), TopologySchema])
+      .meta({ description: 'Model topology: a path relative to this profile, or the topology inline.' }),
+  })
+  .meta({ title: 'stampede profile', description: 'A traffic profile: the shape of the load, not a tool invocation.' });
+
+export type ProfileInput = z.input<typeof ProfileSchema>;
+export type ParsedProfile = z.output<typeof ProfileSchema>;
+export type Phase = z.output<typeof PhaseSchema>;
+export type Multiplier = z.output<typeof MultiplierSchema>;
+export type HotKey = z.output<typeof HotKeySchema>;
+export type ClientSpec = z.output<typeof ClientSchema>;
+export type Popularity = z.output<typeof PopularitySchema>;
+export type MixEntry = z.output<typeof MixEntrySchema>;
+export type Slo = z.output<typeof SloSchema>;

@@ -1,0 +1,19 @@
+import type { Topology } from '../model/topology.ts';
+import type { ParsedProfile } from './schema.ts';
+
+/** A validated profile with every default applied, durations in µs and the topology loaded. */
+export interface Profile extends Omit<ParsedProfile, 'topology'> {
+  topology: Topology;
+  source: ProfileSource;
+}
+
+export interface ProfileSource {
+  /** Path of the profile file as the user gave it. */
+  file: string;
+  /** Path of the topology file when the profile references one. */
+  topologyFile?: string;
+  /** sha256 of the resolved profile (after --set), so two runs can tell whether they ran the same thing. */
+  sha256: string;
+  /** The --set overrides applied, in order. */
+  overrides: string[];
+}
