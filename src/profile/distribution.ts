@@ -36,7 +36,12 @@ function distribution(value: z.ZodType<number, unknown>, what: string) {
     of: z.array(component).min(1).meta({ description: 'Components, each a distribution with a weight, e.g. 99.99% uniform 1–50 and 0.01% uniform 15000–20000.' }),
   });
   const shaped = z.discriminatedUnion('type', [...simple, mixture]).superRefine((d, ctx) => {
-    if (d.type === 'uniform' && d.min > d.max) ctx.addIssue({ code: 'custom', path: ['max'], message: `expected max ≥ min (${d.min})` });
+    // Bounds are checked on each mixture component too: a component is a distribution of its own.
+    const parts = d.type === 'mixture' ? d.of.map((c, i) => [c, ['of', i]] as const) : ([[d, []]] as const);
+    for (const [part, at] of parts) {
+      const min = boundsOf(part);
+      if (min !== undefined) ctx.addIssue({ code: 'custom', path: [...at, 'max'], message: `expected max ≥ min (${min})` });
+    }
   });
   return z
     .union([value.transform((v) => ({ type: 'fixed' as const, value: v })), shaped])
@@ -44,6 +49,12 @@ function distribution(value: z.ZodType<number, unknown>, what: string) {
     Distribution,
     unknown
   >;
+}
+
+/** The `min` of a distribution whose `max` is below it, or undefined when its bounds are consistent or absent. */
+function boundsOf(d: { type: string; min?: number | undefined; max?: number | undefined }): number | undefined {
+  const bounded = d.type === 'uniform' || d.type === 'exponential' || d.type === 'lognormal';
+  return bounded && d.min !== undefined && d.max !== undefined && d.min > d.max ? d.min : undefined;
 }
 
 const count = z.number().nonnegative() as z.ZodType<number, unknown>;

@@ -37,15 +37,15 @@ export const MultiplierSchema = z
   .strictObject({
     at: duration,
     until: duration.optional().meta({ description: 'End of the multiplier; absent = to the end of the run.' }),
-    factor: z.number().nonnegative(),
+    factor: z.number().nonnegative().meta({ description: 'Rate multiplier, e.g. 2 doubles the traffic; 0 silences it.' }),
     clients: z.array(z.string()).min(1).optional().meta({ description: 'Only these clients; absent = every client.' }),
-    label: z.string().optional(),
+    label: z.string().optional().meta({ description: 'Name shown in reports, e.g. failover.' }),
   })
   .meta({ description: 'Multiply the rate from `at` (e.g. failover: another data centre’s traffic lands here).' });
 
 const MixEntrySchema = z.strictObject({
   kind: z.string().min(1).meta({ description: 'Request kind, e.g. get, set, getPostRecord.' }),
-  weight: z.number().positive(),
+  weight: z.number().positive().meta({ description: 'Relative weight of this kind in the mix.' }),
   batch: sizeDistribution.optional().meta({ description: 'Keys per request for this kind.' }),
   valueSize: sizeDistribution.optional().meta({ description: 'Value bytes for this kind.' }),
 });
@@ -69,20 +69,23 @@ export const HotKeySchema = z
     peak: share.meta({ description: 'Share of all key draws at the peak.' }),
     hold: duration.default(0).meta({ description: 'Time at peak before decay.' }),
     halfLife: duration.optional().meta({ description: 'Exponential decay half-life after the hold; absent = stays at peak.' }),
-    clients: z.array(z.string()).min(1).optional(),
+    clients: z.array(z.string()).min(1).optional().meta({ description: 'Only these clients draw it; absent = every client.' }),
   })
   .meta({ description: 'One named hot key whose share of traffic changes over time (the viral item).' });
 
 const KeysSchema = z.strictObject({
   count: z.number().int().min(1).meta({ description: 'Size of the keyspace (n).' }),
-  popularity: PopularitySchema.default({ type: 'uniform' }),
-  prefix: z.string().default('key:'),
-  hot: z.array(HotKeySchema).default([]),
+  popularity: PopularitySchema.default({ type: 'uniform' }).meta({ description: 'How key draws spread over the keyspace: uniform, zipf or hotspot.' }),
+  prefix: z.string().default('key:').meta({ description: 'Prepended to every generated key name.' }),
+  hot: z.array(HotKeySchema).default([]).meta({ description: 'Named hot keys whose share of traffic rises and decays over time.' }),
 });
 
 export const ClientSchema = z
   .strictObject({
-    name: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'expected letters, digits, _ . -'),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+$/, 'expected letters, digits, _ . -')
+      .meta({ description: 'Unique client name, used by multipliers, hot keys, SLOs and reports.' }),
     share: z.number().positive().optional().meta({ description: 'Weight of this client in the profile’s phase rate.' }),
     rate: rate.optional().meta({ description: 'This client’s own constant rate, on top of the phases.' }),
     phases: z.array(PhaseSchema).min(1).optional().meta({ description: 'This client’s own rate curve.' }),
@@ -102,32 +105,41 @@ export const ClientSchema = z
 
 const LatencyCheckSchema = z.strictObject({
   percentile: z.number().gt(0).lt(100).meta({ description: 'e.g. 99 or 99.9' }),
-  max: duration,
-  kind: z.string().optional(),
-  client: z.string().optional(),
+  max: duration.meta({ description: 'Highest tolerated latency at that percentile.' }),
+  kind: z.string().optional().meta({ description: 'Only requests of this kind (from a mix).' }),
+  client: z.string().optional().meta({ description: 'Only requests of this client.' }),
 });
 
 export const SloSchema = z.strictObject({
-  latency: z.array(LatencyCheckSchema).default([]),
+  latency: z.array(LatencyCheckSchema).default([]).meta({ description: 'Latency limits, e.g. [{percentile: 99, max: 50ms}].' }),
   errorRate: share.optional().meta({ description: 'Highest tolerated fraction of failed requests.' }),
 });
 
 export const ProfileSchema = z
   .strictObject({
-    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected lower-case letters, digits and dashes'),
-    description: z.string().default(''),
-    seed: z.number().int().nonnegative().default(1),
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'expected lower-case letters, digits and dashes')
+      .meta({ description: 'Profile name, e.g. checkout-peak; used in report directories.' }),
+    description: z.string().default('').meta({ description: 'Free text shown in reports.' }),
+    seed: z.number().int().nonnegative().default(1).meta({ description: 'Seed of every random draw; the same seed replays the same run.' }),
     warmup: duration.default(0).meta({ description: 'Traffic at the first phase’s rate before measuring starts.' }),
     duration: duration.optional().meta({ description: 'Measured duration; defaults to the sum of the phases.' }),
     arrivals: arrivals.default('poisson'),
-    phases: z.array(PhaseSchema).min(1),
-    multipliers: z.array(MultiplierSchema).default([]),
+    phases: z.array(PhaseSchema).min(1).meta({ description: 'The rate curve: phases run one after another, e.g. a ramp then a steady phase.' }),
+    multipliers: z.array(MultiplierSchema).default([]).meta({ description: 'Rate multipliers over time windows.' }),
     mix: mix.default([{ kind: 'get', weight: 1 }]),
-    keys: KeysSchema.default({ count: 100_000, popularity: { type: 'uniform' }, prefix: 'key:', hot: [] }),
-    batch: sizeDistribution.default({ type: 'fixed', value: 1 }),
-    valueSize: sizeDistribution.default({ type: 'fixed', value: 100 }),
-    clients: z.array(ClientSchema).min(1).default([{ name: 'default', share: 1, start: 0, instances: 1 }]),
-    slo: SloSchema.default({ latency: [] }),
+    keys: KeysSchema.default({ count: 100_000, popularity: { type: 'uniform' }, prefix: 'key:', hot: [] }).meta({
+      description: 'The keyspace: its size, how popular each key is, and named hot keys.',
+    }),
+    batch: sizeDistribution.default({ type: 'fixed', value: 1 }).meta({ description: 'Keys per request.' }),
+    valueSize: sizeDistribution.default({ type: 'fixed', value: 100 }).meta({ description: 'Value bytes per request.' }),
+    clients: z
+      .array(ClientSchema)
+      .min(1)
+      .default([{ name: 'default', share: 1, start: 0, instances: 1 }])
+      .meta({ description: 'Caller groups; absent = one client named default taking the whole phase rate.' }),
+    slo: SloSchema.default({ latency: [] }).meta({ description: 'Service-level objectives the run is judged against.' }),
     target: z.literal('model').default('model').meta({ description: 'Where the traffic goes: the model core.' }),
     topology: z
       .union([z.string().min(1), TopologySchema])

@@ -5,6 +5,7 @@ import { createSchedule, emptyRequest } from '../../src/schedule/index.ts';
 import { Rng } from '../../src/schedule/rng.ts';
 import { createSampler, meanOf } from '../../src/schedule/sample.ts';
 import { ZipfSampler } from '../../src/schedule/zipf.ts';
+import type { Distribution } from '../../src/profile/distribution.ts';
 import type { ProfileInput } from '../../src/profile/schema.ts';
 import { makeProfile } from '../helpers/profile.ts';
 
@@ -120,12 +121,12 @@ describe('sizes', () => {
 
   it('lognormal, exponential, empirical and uniform samplers have the asked mean', () => {
     const rng = new Rng(11);
-    const cases = [
+    const cases: Distribution[] = [
       { type: 'lognormal', median: 1000, sigma: 0.8 },
       { type: 'exponential', mean: 5000 },
       { type: 'empirical', values: [{ value: 100, weight: 3 }, { value: 4000, weight: 1 }] },
       { type: 'uniform', min: 10, max: 20 },
-    ] as const;
+    ];
     for (const d of cases) {
       const sample = createSampler(d, rng);
       let sum = 0;

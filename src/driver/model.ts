@@ -1,0 +1,219 @@
+import type { EventHandler } from '../model/engine/simulation.ts';
+import { Model, REASON_NAMES, UNFINISHED, type Call, type ModelListener } from '../model/model.ts';
+import type { Topology } from '../model/topology.ts';
+import type { Recorder } from '../recorder/types.ts';
+import { emptyRequest, type Schedule } from '../schedule/types.ts';
+import type { Driver, DriverReport, RunContext } from './types.ts';
+
+export interface ModelDriverOptions {
+  /** Virtual time between interval boundaries passed to `recorder.advanceTo`; default 1 s. */
+  tickUs?: number;
+  /** Events per slice; between slices the driver checks the abort signal and yields to the event loop. */
+  sliceEvents?: number;
+  /**
+   * Virtual time after the schedule's end before requests still in flight are failed as
+   * `unfinished`; default the larger of 60 s and the longest a call through any client group can
+   * take (its timeouts × attempts + backoffs).
+   */
+  drainUs?: number;
+}
+
+const EV_ARRIVAL = 1;
+const EV_TICK = 2;
+const EV_DRAIN_LIMIT = 3;
+
+/** The `model` target: the profile's schedule through a discrete-event simulation of its topology, in virtual time. */
+export function createModelDriver(options: ModelDriverOptions = {}): Driver {
+  return {
+    target: 'model',
+    run: (context) => new ModelRun(context, options).execute(context.signal),
+  };
+}
+
+/**
+ * One run of the model: pulls the schedule one request at a time (memory stays flat however long
+ * the schedule), injects each at its intended time, reports every user request to the recorder
+ * exactly once, and closes recorder intervals on virtual-time boundaries.
+ */
+class ModelRun implements EventHandler, ModelListener {
+  private readonly model: Model;
+  private readonly recorder: Recorder;
+  private readonly schedule: Schedule;
+  private readonly handlerId: number;
+  private readonly reasonCodes: number[];
+  private readonly pending = emptyRequest();
+  private readonly tickUs: number;
+  private readonly sliceEvents: number;
+  private readonly stopAtUs: number;
+  private exhausted = false;
+  private finished = false;
+  private endUs = 0;
+  // User requests.
+  private started = 0;
+  private succeeded = 0;
+  private failed = 0;
+  private inFlight = 0;
+  private readonly failedByReason: number[] = REASON_NAMES.map(() => 0);
+  // Little's law: ∫ inFlight dt (from the counter) against Σ sojourn (from each request's record).
+  private inSystemAreaUs = 0;
+  private lastChangeUs = 0;
+  private sojournSumUs = 0;
+  // Gauge state: counts at the previous gauge sample.
+  private lastGaugeUs = 0;
+  private lastSucceeded = 0;
+  private lastEntryFinished = 0;
+
+  constructor(context: RunContext, options: ModelDriverOptions) {
+    const topology: Topology = context.profile.topology;
+    this.schedule = context.schedule;
+    this.recorder = context.recorder;
+    const plan = this.schedule.plan;
+    this.model = new Model(topology, plan, plan.seed, this);
+    this.handlerId = this.model.sim.register(this);
+    this.reasonCodes = REASON_NAMES.map((name, code) => (code === 0 ? 0 : this.recorder.reason(name)));
+    this.tickUs = options.tickUs ?? 1_000_000;
+    this.sliceEvents = options.sliceEvents ?? 65_536;
+    this.stopAtUs = plan.totalUs + (options.drainUs ?? defaultDrainUs(topology));
+    this.recorder.setGaugeSource(() => this.gauges());
+  }
+
+  async execute(signal: AbortSignal): Promise<DriverReport> {
+    const sim = this.model.sim;
+    this.pullNext();
+    sim.at(Math.min(this.tickUs, this.stopAtUs), this.handlerId, EV_TICK, 0);
+    sim.at(this.stopAtUs, this.handlerId, EV_DRAIN_LIMIT, 0);
+    this.finishIfDone();
+    let interrupted = false;
+    while (!this.finished) {
+      if (signal.aborted) {
+        interrupted = true;
+        this.failInFlight();
+        break;
+      }
+      const outcome = sim.run(this.stopAtUs, this.sliceEvents);
+      if (outcome === 'idle') this.failInFlight();
+      else if (outcome === 'budget') await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    this.recorder.advanceTo(this.endUs);
+    return { elapsedUs: this.endUs, interrupted, details: this.details() };
+  }
+
+  handle(code: number): void {
+    if (code === EV_ARRIVAL) {
+      this.arrive();
+    } else if (code === EV_TICK) {
+      const now = this.model.sim.nowUs;
+      this.recorder.advanceTo(now);
+      if (now + this.tickUs <= this.stopAtUs) this.model.sim.at(now + this.tickUs, this.handlerId, EV_TICK, 0);
+    } else if (code === EV_DRAIN_LIMIT) {
+      this.failInFlight();
+    }
+  }
+
+  userCompleted(call: Call, reason: number): void {
+    const now = this.model.sim.nowUs;
+    this.accountInSystem(now);
+    this.inFlight--;
+    this.sojournSumUs += now - call.sentAtUs;
+    if (reason === 0) this.succeeded++;
+    else {
+      this.failed++;
+      this.failedByReason[reason]!++;
+    }
+    this.recorder.complete(call.intendedAtUs, call.sentAtUs, now, call.client, call.kind, this.reasonCodes[reason]!);
+    this.finishIfDone();
+  }
+
+  private arrive(): void {
+    const now = this.model.sim.nowUs;
+    this.accountInSystem(now);
+    this.started++;
+    this.inFlight++;
+    this.recorder.sent(now, this.pending.client);
+    this.model.inject(this.pending);
+    this.pullNext();
+  }
+
+  /** Schedules the next request's arrival; only one arrival is ever pending. */
+  private pullNext(): void {
+    if (this.schedule.next(this.pending)) this.model.sim.at(this.pending.intendedAtUs, this.handlerId, EV_ARRIVAL, 0);
+    else {
+      this.exhausted = true;
+      this.finishIfDone();
+    }
+  }
+
+  private finishIfDone(): void {
+    if (this.finished || !this.exhausted || this.inFlight > 0) return;
+    this.finished = true;
+    this.endUs = this.model.sim.nowUs;
+    this.model.sim.stop();
+  }
+
+  /** The drain limit (or an abort): whatever is still in flight fails as `unfinished` now. */
+  private failInFlight(): void {
+    this.exhausted = true;
+    for (const call of this.model.inFlightUserCalls()) this.userCompleted(call, UNFINISHED);
+    this.finishIfDone();
+  }
+
+  private accountInSystem(now: number): void {
+    this.inSystemAreaUs += this.inFlight * (now - this.lastChangeUs);
+    this.lastChangeUs = now;
+  }
+
+  private gauges(): Record<string, number> {
+    const now = this.model.sim.nowUs;
+    const g: Record<string, number> = { inFlight: this.inFlight };
+    this.model.gauges(g);
+    const seconds = (now - this.lastGaugeUs) / 1e6;
+    const entryFinished = this.model.entryRequestsFinished();
+    g['goodputRps'] = seconds > 0 ? (this.succeeded - this.lastSucceeded) / seconds : 0;
+    g['throughputRps'] = seconds > 0 ? (entryFinished - this.lastEntryFinished) / seconds : 0;
+    this.lastGaugeUs = now;
+    this.lastSucceeded = this.succeeded;
+    this.lastEntryFinished = entryFinished;
+    return g;
+  }
+
+  private details(): Record<string, unknown> {
+    const sim = this.model.sim;
+    const completed = this.succeeded + this.failed;
+    const windowUs = this.endUs;
+    return {
+      events: sim.eventsProcessed,
+      pendingEventsHighWater: sim.pendingHighWater,
+      traceHash: sim.traceHash.toString(16).padStart(8, '0'),
+      virtualEndUs: this.endUs,
+      littlesLaw: {
+        windowUs,
+        inSystemMean: windowUs > 0 ? this.inSystemAreaUs / windowUs : 0,
+        throughputRps: windowUs > 0 ? (completed * 1e6) / windowUs : 0,
+        meanTimeInSystemUs: completed > 0 ? this.sojournSumUs / completed : 0,
+      },
+      requests: {
+        started: this.started,
+        succeeded: this.succeeded,
+        failed: this.failed,
+        inFlight: this.inFlight,
+        failedByReason: Object.fromEntries(REASON_NAMES.flatMap((name, code) => (code > 0 && this.failedByReason[code]! > 0 ? [[name, this.failedByReason[code]!]] : []))),
+      },
+      ...this.model.componentDetails(),
+    };
+  }
+}
+
+/** 60 s, or longer when a call through some client group can take longer (timeouts × attempts + backoffs). */
+function defaultDrainUs(topology: Topology): number {
+  let longest = 60_000_000;
+  for (const g of Object.values(topology.clientGroups)) {
+    const perAttempt = finiteOr0(g.pool.checkoutTimeout) + g.pool.connectCost + finiteOr0(g.timeout);
+    const attempts = g.retries.count + 1;
+    longest = Math.max(longest, perAttempt * attempts + g.retries.backoff.max * g.retries.count);
+  }
+  return longest;
+}
+
+function finiteOr0(us: number): number {
+  return Number.isFinite(us) ? us : 0;
+}

@@ -1,0 +1,238 @@
+import { DeadlineQueue } from '../engine/deadline-queue.ts';
+import type { EventHandler } from '../engine/simulation.ts';
+import { Rng, deriveSeed } from '../../schedule/rng.ts';
+import type { ClientGroup } from '../topology.ts';
+import type { ModelContext } from './context.ts';
+import type { HostState } from './host.ts';
+import { Pool } from './pool.ts';
+import { CHECKOUT_TIMEOUT, DIAL_ERROR, POOL_DISABLED, TIMEOUT } from './reasons.ts';
+import { CALL_BACKOFF, CALL_DIALING, CALL_SENT, CALL_WAITING, type Call } from './records.ts';
+
+const EV_CONNECTED = 1;
+const EV_BACKOFF_DONE = 2;
+
+/** Counters of one client group, for the run's details. */
+export class ClientGroupStats {
+  attempts = 0;
+  dials = 0;
+  dialErrors = 0;
+  closes = 0;
+  timeouts = 0;
+  checkoutTimeouts = 0;
+  retries = 0;
+  /** Calls waiting for a connection right now. */
+  waiting = 0;
+  waitingHighWater = 0;
+}
+
+/**
+ * The transport side of calls through one client group: connection checkout (idle → dial →
+ * FIFO wait), dialling against the host's port table, sending, the per-attempt timeout, release
+ * (hand to a waiter → keep idle → close into TIME_WAIT) and retries with backoff. What a finished
+ * attempt means for the call (next look-aside stage, parent request) is `ctx.flow`'s business.
+ *
+ * Timeouts cost no heap event each: every attempt of the group has the same timeout, so deadlines
+ * queue FIFO in a `DeadlineQueue` with one heap event for its head.
+ */
+export class ClientGroupModel implements EventHandler {
+  readonly stats = new ClientGroupStats();
+  readonly pools: Pool[] = [];
+  readonly instances: number;
+  readonly fanoutLimit: number;
+  /** False for the implicit group of users calling `entry` directly: no pool, no timeout. */
+  readonly pooled: boolean;
+  private readonly targetSlot: Int32Array;
+  private readonly targetCount: number;
+  private readonly connectCostUs: number;
+  private readonly retryCount: number;
+  private readonly backoff: ClientGroup['retries']['backoff'];
+  private readonly rng: Rng;
+  private readonly handlerId: number;
+  private readonly checkoutDeadlines: DeadlineQueue | null;
+  private readonly replyDeadlines: DeadlineQueue | null;
+
+  constructor(
+    private readonly ctx: ModelContext,
+    readonly name: string,
+    spec: ClientGroup,
+    /** Destination nodes this group calls, and the host each instance runs on. */
+    targets: readonly number[],
+    nodeCount: number,
+    host: HostState | null,
+  ) {
+    this.instances = spec.instances;
+    this.fanoutLimit = spec.fanoutLimit;
+    this.pooled = host !== null;
+    this.connectCostUs = spec.pool.connectCost;
+    this.retryCount = spec.retries.count;
+    this.backoff = spec.retries.backoff;
+    this.rng = new Rng(deriveSeed(ctx.seed, `model:clientGroup:${name}`));
+    this.handlerId = ctx.sim.register(this);
+    this.targetCount = targets.length;
+    this.targetSlot = new Int32Array(nodeCount).fill(-1);
+    targets.forEach((node, slot) => (this.targetSlot[node] = slot));
+    if (host) {
+      for (let instance = 0; instance < spec.instances; instance++) {
+        for (const node of targets) this.pools.push(new Pool(spec.pool.maxOpen, spec.pool.maxIdle, host, host.table(instance, node)));
+      }
+    }
+    const calls = ctx.calls.items;
+    this.checkoutDeadlines =
+      this.pooled && Number.isFinite(spec.pool.checkoutTimeout)
+        ? new DeadlineQueue(ctx.sim, spec.pool.checkoutTimeout, {
+            isLive: (id, gen) => calls[id]!.gen === gen && calls[id]!.state === CALL_WAITING,
+            expire: (id) => this.checkoutExpired(calls[id]!),
+          })
+        : null;
+    this.replyDeadlines = Number.isFinite(spec.timeout)
+      ? new DeadlineQueue(ctx.sim, spec.timeout, {
+          isLive: (id, gen) => calls[id]!.gen === gen && calls[id]!.state === CALL_SENT,
+          expire: (id) => this.replyExpired(calls[id]!),
+        })
+      : null;
+  }
+
+  /** Points `call` at `node` through this group: instance by user request, pool by (instance, node). */
+  bind(call: Call, node: number): void {
+    const slot = this.targetSlot[node]!;
+    if (slot < 0) throw new Error(`model bug: client group ${this.name} has no pool for node ${node}`);
+    call.group = this;
+    call.node = node;
+    call.instance = call.userSeq % this.instances;
+    call.pool = call.instance * this.targetCount + slot;
+    call.attempt = 1;
+  }
+
+  /** Starts an attempt: an idle connection, else a new one, else a FIFO wait (bounded by checkoutTimeout). */
+  start(call: Call): void {
+    this.stats.attempts++;
+    if (!this.pooled) return this.send(call);
+    const pool = this.pools[call.pool]!;
+    if (pool.maxOpen === 0) return this.attemptFailed(call, POOL_DISABLED);
+    if (pool.idle > 0) {
+      pool.idle--;
+      this.ctx.totals.idle--;
+      return this.send(call);
+    }
+    if (pool.open < pool.maxOpen) return this.dial(call, pool);
+    call.state = CALL_WAITING;
+    pool.waiters.pushBack(call.id);
+    pool.waiters.pushBack(call.gen);
+    if (++this.stats.waiting > this.stats.waitingHighWater) this.stats.waitingHighWater = this.stats.waiting;
+    this.checkoutDeadlines?.push(call.id, call.gen);
+  }
+
+  handle(code: number, callId: number): void {
+    const call = this.ctx.calls.items[callId]!;
+    if (code === EV_CONNECTED) this.send(call);
+    else if (code === EV_BACKOFF_DONE) this.start(call);
+  }
+
+  /** A node's reply to a call still waiting for it (checked by the caller). */
+  replied(call: Call, reason: number, hit: boolean): void {
+    call.gen++;
+    if (this.pooled) this.release(this.pools[call.pool]!);
+    if (reason !== 0) return this.attemptFailed(call, reason);
+    call.hit = hit;
+    this.ctx.flow.attemptSucceeded(call);
+  }
+
+  private dial(call: Call, pool: Pool): void {
+    if (!pool.host.canDial(pool.table)) {
+      this.stats.dialErrors++;
+      return this.attemptFailed(call, DIAL_ERROR);
+    }
+    pool.host.opened(pool.table);
+    if (++pool.open > pool.openHighWater) pool.openHighWater = pool.open;
+    this.ctx.totals.open++;
+    this.stats.dials++;
+    if (this.connectCostUs > 0) {
+      call.state = CALL_DIALING;
+      this.ctx.sim.after(this.connectCostUs, this.handlerId, EV_CONNECTED, call.id);
+    } else this.send(call);
+  }
+
+  private send(call: Call): void {
+    call.state = CALL_SENT;
+    this.replyDeadlines?.push(call.id, call.gen);
+    this.ctx.nodes[call.node]!.accept(call, call.node);
+  }
+
+  /** A connection came back: the oldest live waiter gets it, else it idles, else it is closed. */
+  private release(pool: Pool): void {
+    const waiter = this.nextWaiter(pool);
+    if (waiter) return this.send(waiter);
+    if (pool.idle < pool.maxIdle) {
+      pool.idle++;
+      this.ctx.totals.idle++;
+      return;
+    }
+    this.close(pool);
+  }
+
+  private close(pool: Pool): void {
+    pool.open--;
+    this.ctx.totals.open--;
+    this.stats.closes++;
+    pool.host.closed(pool.table);
+  }
+
+  /** Pops the oldest waiter that still waits (timed-out ones are skipped), or null. */
+  private nextWaiter(pool: Pool): Call | null {
+    const calls = this.ctx.calls.items;
+    while (pool.waiters.size > 0) {
+      const call = calls[pool.waiters.popFront()]!;
+      const gen = pool.waiters.popFront();
+      if (call.gen === gen && call.state === CALL_WAITING) {
+        call.gen++;
+        this.stats.waiting--;
+        return call;
+      }
+    }
+    return null;
+  }
+
+  private replyExpired(call: Call): void {
+    call.gen++;
+    this.stats.timeouts++;
+    // The reply may still come; the client cannot match it any more, so it drops the connection.
+    const pool = this.pooled ? this.pools[call.pool]! : null;
+    if (pool) {
+      this.close(pool);
+      // The closed connection frees a slot under maxOpen: dial for the oldest waiter.
+      while (pool.open < pool.maxOpen) {
+        const waiter = this.nextWaiter(pool);
+        if (!waiter) break;
+        this.dial(waiter, pool);
+      }
+    }
+    this.attemptFailed(call, TIMEOUT);
+  }
+
+  private checkoutExpired(call: Call): void {
+    call.gen++;
+    this.stats.waiting--;
+    this.stats.checkoutTimeouts++;
+    this.attemptFailed(call, CHECKOUT_TIMEOUT);
+  }
+
+  private attemptFailed(call: Call, reason: number): void {
+    if (call.attempt <= this.retryCount) {
+      this.stats.retries++;
+      call.state = CALL_BACKOFF;
+      this.ctx.sim.after(this.backoffUs(call.attempt), this.handlerId, EV_BACKOFF_DONE, call.id);
+      call.attempt++;
+      return;
+    }
+    this.ctx.flow.callFailed(call, reason);
+  }
+
+  /** Delay before retry n (1-based): base·2^(n−1) capped at max, with the configured jitter. */
+  private backoffUs(retry: number): number {
+    const { base, max, jitter } = this.backoff;
+    const delay = Math.min(max, base * 2 ** (retry - 1));
+    if (jitter === 'none' || delay === 0) return delay;
+    const low = jitter === 'equal' ? Math.floor(delay / 2) : 0;
+    return low + Math.floor(this.rng.next() * (delay - low + 1));
+  }
+}

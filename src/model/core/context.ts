@@ -1,0 +1,57 @@
+import type { Simulation } from '../engine/simulation.ts';
+import { Call, CALL_FREE, RecordPool, Task, TASK_FREE } from './records.ts';
+
+/** A destination of calls: a service, one cache shard, or a database. */
+export interface ModelNode {
+  /** Takes the call's request. Never replies synchronously: a rejection is a reply event. */
+  accept(call: Call, node: number): void;
+}
+
+/** What the model tells its driver. */
+export interface ModelListener {
+  /** A user request finished (reason 0 = success). Read what you need from `call`; it is reused afterwards. */
+  userCompleted(call: Call, reason: number): void;
+}
+
+/** Connection counts across every pool and host, kept up to date for the gauges. */
+export interface ConnectionTotals {
+  open: number;
+  idle: number;
+  timeWait: number;
+}
+
+/** Settles calls whose attempt ended; implemented by `CallFlow`. */
+export interface CallSettler {
+  attemptSucceeded(call: Call): void;
+  callFailed(call: Call, reason: number): void;
+  /** Delivers a node's reply to the call that sent the request, unless that call gave up. */
+  reply(callId: number, gen: number, reason: number, hit: boolean): void;
+}
+
+/** State shared by every component of one model run. */
+export class ModelContext {
+  readonly calls = new RecordPool((id) => new Call(id));
+  readonly tasks = new RecordPool((id) => new Task(id));
+  readonly nodes: ModelNode[] = [];
+  readonly totals: ConnectionTotals = { open: 0, idle: 0, timeWait: 0 };
+  flow: CallSettler = undefined as unknown as CallSettler;
+
+  constructor(
+    readonly sim: Simulation,
+    readonly seed: number,
+    readonly listener: ModelListener,
+  ) {}
+
+  freeCall(call: Call): void {
+    call.gen++;
+    call.state = CALL_FREE;
+    call.plan = null;
+    this.calls.release(call);
+  }
+
+  freeTask(task: Task): void {
+    task.state = TASK_FREE;
+    task.service = null;
+    this.tasks.release(task);
+  }
+}

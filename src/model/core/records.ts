@@ -1,0 +1,136 @@
+import type { CallPlan } from './call-plan.ts';
+import type { ClientGroupModel } from './client-group.ts';
+import type { ServiceNode } from './service.ts';
+
+export const CALL_FREE = 0;
+/** Waiting in the pool's FIFO for a connection. */
+export const CALL_WAITING = 1;
+/** A new connection is being set up (connectCost). */
+export const CALL_DIALING = 2;
+/** Request sent on a connection; waiting for the reply or the timeout. */
+export const CALL_SENT = 3;
+/** Between attempts. */
+export const CALL_BACKOFF = 4;
+/** Done; about to be handed back to its parent and freed. */
+export const CALL_SETTLED = 5;
+
+/** Stage of a call: the call itself, then (cache miss) the look-aside read, then the write-back. */
+export const STAGE_PRIMARY = 0;
+export const STAGE_MISS = 1;
+export const STAGE_FILL = 2;
+
+/**
+ * The caller side of one logical call (a user request, or one downstream call of a service
+ * request, or one key of a fan-out), across its attempts and look-aside stages. Pooled: a record
+ * is reused after it settles; `gen` changes whenever the call moves on, so deadline entries and
+ * late replies that refer to an older generation are ignored.
+ */
+export class Call {
+  gen = 0;
+  state = CALL_FREE;
+  /** Task id of the service request that made the call; -1 for a user request. */
+  parent = -1;
+  plan: CallPlan | null = null;
+  stage = STAGE_PRIMARY;
+  group: ClientGroupModel = undefined as unknown as ClientGroupModel;
+  instance = 0;
+  /** Destination node (global index: service, cache shard or database). */
+  node = 0;
+  pool = -1;
+  attempt = 0;
+  /** The key of a per-item or cache call. */
+  key = 0;
+  /** The last cache reply was a hit. */
+  hit = false;
+  /** The user request's schedule position: picks the client instance at every hop. */
+  userSeq = 0;
+  kind = 0;
+  // User requests only:
+  client = 0;
+  intendedAtUs = 0;
+  sentAtUs = 0;
+  keys: Uint32Array<ArrayBuffer> = new Uint32Array(1);
+  keyCount = 0;
+
+  constructor(readonly id: number) {}
+
+  setKeys(source: Uint32Array, count: number): void {
+    this.keys = copyKeys(this.keys, source, count);
+    this.keyCount = count;
+  }
+}
+
+/** Copies `count` keys into `into`, growing it only when a bigger batch than ever before arrives. */
+function copyKeys(into: Uint32Array<ArrayBuffer>, source: Uint32Array, count: number): Uint32Array<ArrayBuffer> {
+  const target = count > into.length ? new Uint32Array(Math.max(count, into.length * 2)) : into;
+  for (let i = 0; i < count; i++) target[i] = source[i]!;
+  return target;
+}
+
+export const TASK_FREE = 0;
+export const TASK_QUEUED = 1;
+export const TASK_RUNNING = 2;
+export const TASK_REJECTED = 3;
+
+/**
+ * Server-side work at one node: a service request (holding a worker through its calls), a cache
+ * get/set on a shard, or a database operation. Replies to the call that sent it, if that call is
+ * still waiting (same `originGen`). Pooled like `Call`.
+ */
+export class Task {
+  state = TASK_FREE;
+  originCall = -1;
+  originGen = 0;
+  kind = 0;
+  userSeq = 0;
+  enqueuedAtUs = 0;
+  /** Failure to reply with (a rejection, or the first failed call). */
+  reason = 0;
+  // Service requests:
+  service: ServiceNode | null = null;
+  keys: Uint32Array<ArrayBuffer> = new Uint32Array(1);
+  keyCount = 0;
+  /** Index into the service's calls; -1 while in serviceTime. */
+  step = -1;
+  itemCount = 0;
+  nextItem = 0;
+  inFlight = 0;
+  pumping = false;
+  repump = false;
+  // Cache and database operations:
+  key = 0;
+  shard = 0;
+  isSet = false;
+
+  constructor(readonly id: number) {}
+
+  setKeys(source: Uint32Array, count: number): void {
+    this.keys = copyKeys(this.keys, source, count);
+    this.keyCount = count;
+  }
+}
+
+/** A free list of records that grows on demand and never shrinks: steady state allocates nothing. */
+export class RecordPool<T extends { readonly id: number }> {
+  readonly items: T[] = [];
+  private free: number[] = [];
+  inUse = 0;
+  highWater = 0;
+
+  constructor(private readonly create: (id: number) => T) {}
+
+  alloc(): T {
+    this.inUse++;
+    if (this.inUse > this.highWater) this.highWater = this.inUse;
+    const id = this.free.pop();
+    if (id !== undefined) return this.items[id]!;
+    const record = this.create(this.items.length);
+    this.items.push(record);
+    return record;
+  }
+
+  release(record: T): void {
+    this.inUse--;
+    this.free.push(record.id);
+  }
+}

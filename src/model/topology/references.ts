@@ -1,0 +1,91 @@
+import type { z } from 'zod';
+import type { TopologyShape } from '../topology.ts';
+
+type Issue = { path: (string | number)[]; message: string };
+
+/**
+ * Cross-references a schema cannot express field by field: every name used exists and has the right
+ * kind, names are unique across services, caches and databases (calls say `to: name`), and service
+ * calls form no cycle (a cycle would make one request spawn work forever).
+ */
+export function topologyReferenceIssues(t: TopologyShape): Issue[] {
+  const issues: Issue[] = [];
+  const kindOf = new Map<string, 'service' | 'cache' | 'database'>();
+  for (const [kind, names] of [
+    ['service', Object.keys(t.services)],
+    ['cache', Object.keys(t.caches)],
+    ['database', Object.keys(t.databases)],
+  ] as const) {
+    for (const name of names) {
+      const other = kindOf.get(name);
+      if (other) issues.push({ path: [`${kind === 'cache' ? 'caches' : kind === 'database' ? 'databases' : 'services'}`, name], message: `name "${name}" is already a ${other}; names must be unique across services, caches and databases` });
+      else kindOf.set(name, kind);
+    }
+  }
+  const groups = new Set(Object.keys(t.clientGroups));
+  const hosts = new Set(Object.keys(t.hosts));
+
+  const entryNames = typeof t.entry === 'string' ? [['entry', t.entry] as const] : Object.entries(t.entry).map(([k, v]) => [`entry.${k}`, v] as const);
+  if (typeof t.entry !== 'string' && t.entry.default === undefined) issues.push({ path: ['entry'], message: 'expected a `default` service in the entry map' });
+  for (const [where, name] of entryNames) {
+    if (kindOf.get(name) !== 'service') issues.push({ path: where.split('.'), message: `expected the name of a service, got "${name}"` });
+  }
+  if (t.caller !== undefined) {
+    const callers = typeof t.caller === 'string' ? [['caller', t.caller] as const] : Object.entries(t.caller).map(([k, v]) => [`caller.${k}`, v] as const);
+    for (const [where, name] of callers) {
+      if (!groups.has(name)) issues.push({ path: where.split('.'), message: `expected the name of a client group in clientGroups, got "${name}"` });
+    }
+  }
+  for (const [name, group] of Object.entries(t.clientGroups)) {
+    if (group.host !== undefined && !hosts.has(group.host)) issues.push({ path: ['clientGroups', name, 'host'], message: `expected the name of a host in hosts, got "${group.host}"` });
+  }
+  for (const [service, spec] of Object.entries(t.services)) {
+    spec.calls.forEach((call, i) => {
+      const at = ['services', service, 'calls', i];
+      const target = kindOf.get(call.to);
+      if (!target) issues.push({ path: [...at, 'to'], message: `expected a service, cache or database name, got "${call.to}"` });
+      if (!groups.has(call.via)) issues.push({ path: [...at, 'via'], message: `expected the name of a client group in clientGroups, got "${call.via}"` });
+      if (call.onMiss) {
+        if (target !== undefined && target !== 'cache') issues.push({ path: [...at, 'onMiss'], message: `onMiss is only for calls to a cache; "${call.to}" is a ${target}` });
+        const missTarget = kindOf.get(call.onMiss.to);
+        if (missTarget !== 'database' && missTarget !== 'service') issues.push({ path: [...at, 'onMiss', 'to'], message: `expected a database or service name, got "${call.onMiss.to}"` });
+        if (!groups.has(call.onMiss.via)) issues.push({ path: [...at, 'onMiss', 'via'], message: `expected the name of a client group in clientGroups, got "${call.onMiss.via}"` });
+      }
+    });
+  }
+  const cycle = findCallCycle(t);
+  if (cycle) issues.push({ path: ['services', cycle[0]!, 'calls'], message: `services call each other in a cycle: ${cycle.join(' → ')}` });
+  return issues;
+}
+
+function findCallCycle(t: TopologyShape): string[] | undefined {
+  const edges = (name: string): string[] => {
+    const spec = t.services[name];
+    if (!spec) return [];
+    return spec.calls.flatMap((c) => [c.to, ...(c.onMiss ? [c.onMiss.to] : [])]).filter((n) => t.services[n] !== undefined);
+  };
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (name: string): string[] | undefined => {
+    if (state.get(name) === 'done') return undefined;
+    if (state.get(name) === 'open') return [...stack.slice(stack.indexOf(name)), name];
+    state.set(name, 'open');
+    stack.push(name);
+    for (const next of edges(name)) {
+      const found = visit(next);
+      if (found) return found;
+    }
+    stack.pop();
+    state.set(name, 'done');
+    return undefined;
+  };
+  for (const name of Object.keys(t.services)) {
+    const found = visit(name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+export function addReferenceIssues(t: TopologyShape, ctx: z.RefinementCtx): void {
+  for (const issue of topologyReferenceIssues(t)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { timeDistribution } from '../../profile/distribution.ts';
+import { componentName, positiveCountOrInfinite, QueueSchema } from './common.ts';
+
+export const CallSchema = z
+  .strictObject({
+    to: componentName.meta({ description: 'A service, cache or database in this topology.' }),
+    via: componentName.meta({ description: 'The client group (in `clientGroups`) that makes the call.' }),
+    kinds: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .meta({ description: 'Only requests of these kinds make the call; absent = every kind.' }),
+    perItem: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'One call per key of the request (fan-out), at most the group’s fanoutLimit in flight. false: one call (a cache call then looks up the first key).' }),
+    onMiss: z
+      .strictObject({
+        to: componentName.meta({ description: 'The database (or service) read on a cache miss.' }),
+        via: componentName.meta({ description: 'The client group for the miss path.' }),
+      })
+      .optional()
+      .meta({ description: 'Caches only: look-aside read on a miss.' }),
+    fill: z
+      .boolean()
+      .default(true)
+      .meta({ description: 'With onMiss: write the value back to the cache after a successful read (a set through `via`; its failure is ignored).' }),
+  })
+  .meta({ description: 'A downstream call made while the worker is held. Calls run one after another in list order; the first failure fails the request with its reason.' });
+export type Call = z.output<typeof CallSchema>;
+
+export const ServiceSchema = z
+  .strictObject({
+    workers: positiveCountOrInfinite.meta({ description: 'Worker threads; each request holds one from start of service until its last call returns. "inf" = no limit.' }),
+    queue: QueueSchema.prefault({}),
+    serviceTime: timeDistribution.prefault(0).meta({ description: 'CPU time per request, before its calls.' }),
+    itemTime: timeDistribution
+      .optional()
+      .meta({ description: 'Extra CPU time per key of the request (one draw per key), added to serviceTime.' }),
+    calls: z.array(CallSchema).default([]),
+  })
+  .meta({ description: 'A service: a worker pool with a queue; each request takes serviceTime, then makes its calls.' });
+export type Service = z.output<typeof ServiceSchema>;

@@ -1,0 +1,173 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type Topology, TopologySchema } from '../model/topology.ts';
+import { checkProfile } from './checks.ts';
+import { sha256Hex } from './fingerprint.ts';
+import { type PathIssue, type PathSegment, type ProfileIssue, ProfileError, formatPath } from './issues.ts';
+import { type AppliedOverride, type Override, applyOverride, overrideFor, parseOverride } from './overrides.ts';
+import { ProfileSchema } from './schema.ts';
+import type { Profile } from './types.ts';
+import { type Position, type YamlSource, locate, parseYamlSource } from './yaml-source.ts';
+import { translateZodIssues } from './zod-issues.ts';
+
+/**
+ * loadProfile reads a YAML profile, applies `--set` overrides, validates it (schema and cross-field checks), loads its
+ * topology and returns the resolved profile: defaults applied, durations in µs.
+ * @throws ProfileError listing every problem found, in the profile and in its topology file.
+ */
+export async function loadProfile(file: string, overrides: string[] = []): Promise<Profile> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const message = `cannot read the profile: ${readFailure(error)}`;
+    throw new ProfileError(file, [{ file, line: 0, column: 0, path: '', message, hint: 'check the path; example profiles live in profiles/' }]);
+  }
+  return parseProfileText(text, file, overrides);
+}
+
+/**
+ * parseProfileText is loadProfile for text already in memory. `fileName` names the profile in issues and is the base
+ * for a topology file reference, which is still read from disk.
+ * @throws ProfileError listing every problem found.
+ */
+export async function parseProfileText(text: string, fileName: string, overrides: string[] = []): Promise<Profile> {
+  const parsed = parseYamlSource(text, fileName);
+  // A document with syntax errors has no reliable structure; schema issues on it would only add noise.
+  if (parsed.issues.length > 0) throw new ProfileError(fileName, parsed.issues);
+  const source = parsed.source;
+  const { applied, forTopologyFile, issues } = applyProfileOverrides(source, overrides);
+
+  const data: unknown = source.doc.toJS();
+  const result = ProfileSchema.safeParse(data);
+  const problems: PathIssue[] = [...(result.success ? [] : translateZodIssues(ProfileSchema, result.error.issues, data)), ...checkProfile(data)];
+  issues.push(...placeIssues(source, problems, applied));
+
+  const reference = topologyReference(data);
+  const topologyFile = reference === undefined ? undefined : path.isAbsolute(reference) ? reference : path.join(path.dirname(fileName), reference);
+  let topology: Topology | undefined;
+  if (topologyFile !== undefined) {
+    const loaded = await loadTopologyFile(topologyFile, forTopologyFile, source);
+    issues.push(...loaded.issues);
+    topology = loaded.topology;
+  }
+
+  if (issues.length > 0 || !result.success) throw new ProfileError(fileName, orderIssues(issues, [fileName, topologyFile]));
+  const { topology: given, ...rest } = result.data;
+  const resolved = { ...rest, topology: typeof given === 'string' ? topology! : given };
+  return {
+    ...resolved,
+    source: { file: fileName, ...(topologyFile !== undefined && { topologyFile }), sha256: sha256Hex(resolved), overrides: [...overrides] },
+  };
+}
+
+/**
+ * applyProfileOverrides applies each --set in order. `topology.…` goes to the topology file when the profile (as
+ * overridden so far) references one; those are applied once that file is read.
+ */
+function applyProfileOverrides(source: YamlSource, overrides: readonly string[]) {
+  const issues: ProfileIssue[] = [];
+  const applied: AppliedOverride[] = [];
+  const forTopologyFile: Override[] = [];
+  for (const text of overrides) {
+    const override = parseOverride(text);
+    if ('problem' in override) {
+      issues.push(overrideIssue(source.file, text, override.problem));
+    } else if (override.path[0] === 'topology' && override.path.length > 1 && typeof source.doc.get('topology') === 'string') {
+      forTopologyFile.push({ ...override, path: override.path.slice(1) });
+    } else {
+      const result = applyOverride(source, override);
+      if ('problem' in result) issues.push(overrideIssue(source.file, text, result.problem, override.path, locate(source, override.path)));
+      else applied.push(result);
+    }
+  }
+  return { applied, forTopologyFile, issues };
+}
+
+function topologyReference(data: unknown): string | undefined {
+  if (data === null || typeof data !== 'object') return undefined;
+  const value = (data as Record<string, unknown>).topology;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Issues in the topology file show paths from the profile's point of view (`topology.services…`), as --set takes them. */
+const TOPOLOGY_PREFIX: readonly PathSegment[] = ['topology'];
+
+async function loadTopologyFile(file: string, overrides: readonly Override[], profile: YamlSource): Promise<{ topology?: Topology; issues: ProfileIssue[] }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const message = `cannot read topology file ${JSON.stringify(file)}: ${readFailure(error)}`;
+    const hint = `the path is relative to the profile's directory (${path.dirname(profile.file)})`;
+    return { issues: placeIssues(profile, [{ path: ['topology'], message, hint }], []) };
+  }
+  const { source, issues } = parseYamlSource(text, file);
+  if (issues.length > 0) return { issues };
+  const applied: AppliedOverride[] = [];
+  for (const override of overrides) {
+    const result = applyOverride(source, override);
+    if ('problem' in result) {
+      issues.push(overrideIssue(file, override.text, result.problem, [...TOPOLOGY_PREFIX, ...override.path], locate(source, override.path)));
+    } else {
+      applied.push(result);
+    }
+  }
+  const data: unknown = source.doc.toJS();
+  const result = TopologySchema.safeParse(data);
+  if (!result.success) issues.push(...placeIssues(source, translateZodIssues(TopologySchema, result.error.issues, data), applied, TOPOLOGY_PREFIX));
+  return result.success && issues.length === 0 ? { topology: result.data, issues } : { issues };
+}
+
+/** placeIssues gives path issues their file, line and column; a value written by --set points where it landed and names it. */
+function placeIssues(
+  source: YamlSource,
+  problems: readonly PathIssue[],
+  applied: readonly AppliedOverride[],
+  prefix: readonly PathSegment[] = [],
+): ProfileIssue[] {
+  return problems.map((problem) => {
+    const via = overrideFor(applied, problem.path);
+    const position = via ? via.at : locate(source, problem.path, problem.anchor);
+    return {
+      file: source.file,
+      ...position,
+      path: formatPath([...prefix, ...problem.path]),
+      message: via ? `${problem.message} (from --set ${via.text})` : problem.message,
+      hint: problem.hint,
+    };
+  });
+}
+
+/** overrideIssue reports an override that could not be applied; a malformed one has no place in the file. */
+function overrideIssue(file: string, text: string, problem: string, at: readonly PathSegment[] = [], position: Position = { line: 0, column: 0 }): ProfileIssue {
+  return {
+    file,
+    ...position,
+    path: formatPath(at),
+    message: `${problem} (from --set ${text})`,
+    hint: 'write --set path=value, e.g. --set phases[0].rate=2000 or --set \'slo.latency=[{percentile: 99, max: 50ms}]\'',
+  };
+}
+
+function readFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a directory';
+  return (error as Error).message;
+}
+
+/** orderIssues drops duplicates and sorts by file (profile first), then line and column. */
+function orderIssues(issues: readonly ProfileIssue[], files: readonly (string | undefined)[]): ProfileIssue[] {
+  const seen = new Set<string>();
+  const unique = issues.filter((i) => {
+    const key = `${i.file}\0${i.path}\0${i.message}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+  const rank = (file: string): number => {
+    const index = files.indexOf(file);
+    return index < 0 ? files.length : index;
+  };
+  return unique.sort((a, b) => rank(a.file) - rank(b.file) || a.line - b.line || a.column - b.column);
+}

@@ -1,0 +1,25 @@
+import { newHistogram, summarize, type Histogram, type LatencySummary } from './histograms.ts';
+
+/** Counts and a latency histogram for one slice of the traffic (a kind, a client, an outcome). */
+export class Breakdown {
+  ok = 0;
+  failed = 0;
+  readonly latency: Histogram = newHistogram();
+
+  record(latencyUs: number, failed: boolean): void {
+    if (failed) this.failed++;
+    else this.ok++;
+    this.latency.recordValue(latencyUs);
+  }
+
+  toJSON(): BreakdownResult {
+    return { requests: this.ok + this.failed, ok: this.ok, failed: this.failed, latencyUs: summarize(this.latency) };
+  }
+}
+
+export interface BreakdownResult {
+  requests: number;
+  ok: number;
+  failed: number;
+  latencyUs: LatencySummary;
+}

@@ -1,0 +1,99 @@
+import type { SloVerdict } from '../analysis/slo.ts';
+import type { DriverReport } from '../driver/types.ts';
+import type { Profile } from '../profile/types.ts';
+import type { Plan } from '../schedule/types.ts';
+import type { BreakdownResult } from './breakdown.ts';
+import { summarize, type LatencySummary } from './histograms.ts';
+import type { IntervalResult, RunRecorder } from './run-recorder.ts';
+
+export const RESULT_SCHEMA = 'stampede.result/1';
+
+/** Everything a report needs, as written to result.json. Apart from `wall`, a model run's result is a pure function of (profile, seed). */
+export interface RunResult {
+  schema: typeof RESULT_SCHEMA;
+  profile: { name: string; description: string; file: string; sha256: string; overrides: string[] };
+  seed: number;
+  target: string;
+  /** Measured window, ms (after the warm-up). */
+  durationMs: number;
+  warmupMs: number;
+  interrupted: boolean;
+  /** sent = ok + failed + inFlightAtEnd; scheduled = sent + dropped (never sent: the generator's in-flight cap). */
+  requests: { expected: number; scheduled: number; sent: number; ok: number; failed: number; dropped: number; inFlightAtEnd: number; warmup: number };
+  errors: Record<string, number>;
+  rate: { askedRps: number; achievedRps: number };
+  latencyUs: LatencySummary;
+  serviceTimeUs: LatencySummary;
+  byOutcome: { ok: BreakdownResult; failed: BreakdownResult };
+  byKind: Record<string, BreakdownResult>;
+  byClient: Record<string, BreakdownResult & { instances: number }>;
+  intervals: IntervalResult[];
+  slo: SloVerdict;
+  driver: Record<string, unknown>;
+  /** Wall-clock facts: the only part that differs between two runs of the same model profile and seed. */
+  wall: { startedAt: string; finishedAt: string; elapsedMs: number };
+}
+
+export interface ResultInputs {
+  profile: Profile;
+  plan: Plan;
+  target: string;
+  recorder: RunRecorder;
+  driver: DriverReport;
+  slo: SloVerdict;
+  wall: RunResult['wall'];
+}
+
+export function buildResult({ profile, plan, target, recorder, driver, slo, wall }: ResultInputs): RunResult {
+  const ok = recorder.ok.latency.totalCount;
+  const failed = recorder.failed.latency.totalCount;
+  const durationS = plan.durationUs / 1e6;
+  const measuredExpected = plan.expectedRequests - expectedDuringWarmup(plan);
+  return {
+    schema: RESULT_SCHEMA,
+    profile: { name: profile.name, description: profile.description, file: profile.source.file, sha256: profile.source.sha256, overrides: profile.source.overrides },
+    seed: profile.seed,
+    target,
+    durationMs: plan.durationUs / 1000,
+    warmupMs: plan.warmupUs / 1000,
+    interrupted: driver.interrupted,
+    requests: {
+      expected: Math.round(measuredExpected),
+      scheduled: recorder.sentCount + recorder.droppedCount,
+      sent: recorder.sentCount,
+      ok,
+      failed,
+      dropped: recorder.droppedCount,
+      inFlightAtEnd: recorder.sentCount - recorder.all.latency.totalCount,
+      warmup: recorder.warmupSent,
+    },
+    errors: Object.fromEntries(recorder.reasons.flatMap((name, code) => (code > 0 && recorder.errorCounts[code]! > 0 ? [[name, recorder.errorCounts[code]!]] : []))),
+    rate: { askedRps: round(measuredExpected / durationS), achievedRps: round(recorder.sentCount / durationS) },
+    latencyUs: summarize(recorder.all.latency),
+    serviceTimeUs: summarize(recorder.serviceTime),
+    byOutcome: { ok: recorder.ok.toJSON(), failed: recorder.failed.toJSON() },
+    byKind: Object.fromEntries(plan.kinds.map((kind, i) => [kind, recorder.byKind[i]!.toJSON()])),
+    byClient: Object.fromEntries(plan.clients.map((c, i) => [c.name, { ...recorder.byClient[i]!.toJSON(), instances: c.instances }])),
+    intervals: recorder.intervals,
+    slo,
+    driver: driver.details,
+    wall,
+  };
+}
+
+function expectedDuringWarmup(plan: Plan): number {
+  let mass = 0;
+  for (const client of plan.clients) {
+    for (const s of client.segments) {
+      const end = Math.min(s.endUs, plan.warmupUs);
+      if (end <= s.startUs) continue;
+      const rateAtEnd = s.fromRps + ((s.toRps - s.fromRps) * (end - s.startUs)) / (s.endUs - s.startUs);
+      mass += ((s.fromRps + rateAtEnd) / 2) * ((end - s.startUs) / 1e6);
+    }
+  }
+  return mass;
+}
+
+function round(x: number): number {
+  return Math.round(x * 100) / 100;
+}

@@ -1,0 +1,155 @@
+import type { Plan } from '../schedule/types.ts';
+import { Breakdown } from './breakdown.ts';
+import { HistogramLogWriter, newHistogram, type Histogram } from './histograms.ts';
+import type { GaugeSource, Recorder } from './types.ts';
+
+export interface IntervalResult {
+  /** Interval start, ms from run start. */
+  tMs: number;
+  /** True while the interval overlaps the warm-up. */
+  warmup: boolean;
+  sent: number;
+  ok: number;
+  failed: number;
+  dropped: number;
+  /** Successful requests completed in the interval, per second. */
+  goodputRps: number;
+  latencyUs: { p50: number; p99: number; max: number };
+  gauges: Readonly<Record<string, number>>;
+}
+
+export interface RecorderOptions {
+  intervalUs?: number;
+  /** Receives the HdrHistogram interval log as it is written (one chunk per line). */
+  hlog?: (chunk: string) => void;
+  /** Epoch ms written as the log's StartTime. */
+  startTimeMs?: number;
+}
+
+const NO_GAUGES: GaugeSource = () => ({});
+
+/**
+ * Records every request into fixed-size HDR histograms — overall, per kind, per client, per outcome —
+ * and one interval histogram that is written to the interval log and reset each interval, so
+ * memory does not grow with the run's length. Requests sent during the warm-up appear in the
+ * intervals but not in the totals.
+ */
+export class RunRecorder implements Recorder {
+  readonly intervalUs: number;
+  readonly reasons: string[] = ['ok'];
+  /** Failures by reason code (index 0 unused). */
+  readonly errorCounts: number[] = [0];
+  readonly all = new Breakdown();
+  readonly serviceTime: Histogram = newHistogram();
+  readonly ok = new Breakdown();
+  readonly failed = new Breakdown();
+  readonly byKind: Breakdown[];
+  readonly byClient: Breakdown[];
+  readonly intervals: IntervalResult[] = [];
+  sentCount = 0;
+  droppedCount = 0;
+  warmupSent = 0;
+  /** Completion time of the last recorded request, µs. */
+  lastCompletionUs = 0;
+
+  private gaugeSource = NO_GAUGES;
+  private readonly intervalLatency = newHistogram();
+  private readonly log: HistogramLogWriter | undefined;
+  private intervalIndex = 0;
+  private intervalSent = 0;
+  private intervalOk = 0;
+  private intervalFailed = 0;
+  private intervalDropped = 0;
+
+  constructor(
+    private readonly plan: Plan,
+    options: RecorderOptions = {},
+  ) {
+    this.intervalUs = options.intervalUs ?? 1_000_000;
+    this.byKind = plan.kinds.map(() => new Breakdown());
+    this.byClient = plan.clients.map(() => new Breakdown());
+    if (options.hlog) {
+      this.log = new HistogramLogWriter(options.hlog);
+      this.log.outputLogFormatVersion();
+      this.log.outputComment(`stampede latency (µs from intended send time), interval ${this.intervalUs / 1e6}s`);
+      this.log.outputStartTime(options.startTimeMs ?? 0);
+      this.log.outputLegend();
+    }
+  }
+
+  reason(name: string): number {
+    const existing = this.reasons.indexOf(name);
+    if (existing > 0) return existing;
+    this.reasons.push(name);
+    this.errorCounts.push(0);
+    return this.reasons.length - 1;
+  }
+
+  setGaugeSource(source: GaugeSource): void {
+    this.gaugeSource = source;
+  }
+
+  sent(sentAtUs: number, _client: number): void {
+    this.advanceTo(sentAtUs);
+    this.intervalSent++;
+    if (sentAtUs < this.plan.warmupUs) this.warmupSent++;
+    else this.sentCount++;
+  }
+
+  complete(intendedAtUs: number, sentAtUs: number, completedAtUs: number, client: number, kind: number, reason: number): void {
+    this.advanceTo(completedAtUs);
+    const latencyUs = Math.max(0, completedAtUs - intendedAtUs);
+    const failed = reason !== 0;
+    if (failed) this.intervalFailed++;
+    else this.intervalOk++;
+    this.intervalLatency.recordValue(latencyUs);
+    if (completedAtUs > this.lastCompletionUs) this.lastCompletionUs = completedAtUs;
+    if (sentAtUs < this.plan.warmupUs) return;
+    this.all.record(latencyUs, failed);
+    (failed ? this.failed : this.ok).record(latencyUs, failed);
+    this.byKind[kind]!.record(latencyUs, failed);
+    this.byClient[client]!.record(latencyUs, failed);
+    this.serviceTime.recordValue(Math.max(0, completedAtUs - sentAtUs));
+    if (failed) this.errorCounts[reason]!++;
+  }
+
+  dropped(intendedAtUs: number, client: number, kind: number): void {
+    this.advanceTo(intendedAtUs);
+    this.intervalDropped++;
+    if (intendedAtUs < this.plan.warmupUs) return;
+    this.droppedCount++;
+    this.errorCounts[this.reason('dropped')]!++;
+    this.byKind[kind]!.failed++;
+    this.byClient[client]!.failed++;
+  }
+
+  advanceTo(nowUs: number): void {
+    while (nowUs >= (this.intervalIndex + 1) * this.intervalUs) this.closeInterval();
+  }
+
+  /** Closes the interval in progress (at the end of a run, however short it is). */
+  flush(): void {
+    if (this.intervalSent + this.intervalOk + this.intervalFailed + this.intervalDropped > 0) this.closeInterval();
+  }
+
+  private closeInterval(): void {
+    const startUs = this.intervalIndex * this.intervalUs;
+    const h = this.intervalLatency;
+    const completed = h.totalCount;
+    this.intervals.push({
+      tMs: startUs / 1000,
+      warmup: startUs < this.plan.warmupUs,
+      sent: this.intervalSent,
+      ok: this.intervalOk,
+      failed: this.intervalFailed,
+      dropped: this.intervalDropped,
+      goodputRps: (this.intervalOk * 1e6) / this.intervalUs,
+      latencyUs: completed === 0 ? { p50: 0, p99: 0, max: 0 } : { p50: h.getValueAtPercentile(50), p99: h.getValueAtPercentile(99), max: h.maxValue },
+      gauges: this.gaugeSource(),
+    });
+    this.log?.outputIntervalHistogram(h, startUs / 1e6, (startUs + this.intervalUs) / 1e6, 1);
+    h.reset();
+    this.intervalIndex++;
+    this.intervalSent = this.intervalOk = this.intervalFailed = this.intervalDropped = 0;
+  }
+}

@@ -1,0 +1,42 @@
+import { formatUs } from '../analysis/slo.ts';
+import type { Profile } from '../profile/types.ts';
+import type { Plan } from '../schedule/types.ts';
+import { markdownTable } from './table.ts';
+
+/** What `stampede validate` prints: the resolved plan, so a user sees what a profile will do before running it. */
+export function renderPlan(profile: Profile, plan: Plan): string {
+  const phases = markdownTable(
+    ['phase', 'from', 'to'],
+    plan.phases.map((p) => [p.label, formatUs(p.startUs), formatUs(p.endUs)]),
+  );
+  const clients = markdownTable(
+    ['client', 'instances', 'expected requests', 'peak rps'],
+    plan.clients.map((c) => [c.name, String(c.instances), String(Math.round(c.expectedRequests)), String(round(Math.max(0, ...c.segments.flatMap((s) => [s.fromRps, s.toRps]))))]),
+    ['l', 'r', 'r', 'r'],
+  );
+  const mix = markdownTable(
+    ['kind', 'share'],
+    plan.kinds.map((k, i) => [k, `${round(plan.kindShares[i]! * 100)}%`]),
+    ['l', 'r'],
+  );
+  const popularity = profile.keys.popularity;
+  const keyLaw = popularity.type === 'zipf' ? `zipf s=${popularity.s}` : popularity.type === 'hotspot' ? `hotspot ${popularity.trafficShare * 100}% of traffic on ${popularity.keyFraction * 100}% of keys` : 'uniform';
+  const hot = plan.keyspace.hotKeys.length > 0 ? ` · hot keys: ${plan.keyspace.hotKeys.join(', ')}` : '';
+  return [
+    `# ${profile.name}: valid`,
+    '',
+    `seed ${plan.seed} · ${plan.arrivals} arrivals · warm-up ${formatUs(plan.warmupUs)} · measured ${formatUs(plan.durationUs)} · ${Math.round(plan.expectedRequests)} requests expected (warm-up included)`,
+    `keys: ${plan.keyspace.count} (${keyLaw})${hot}`,
+    '',
+    phases,
+    '',
+    clients,
+    '',
+    mix,
+    '',
+  ].join('\n');
+}
+
+function round(x: number): number {
+  return Math.round(x * 100) / 100;
+}

@@ -1,0 +1,102 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HistogramLogReader } from '../../src/recorder/histograms.ts';
+import { stampede } from '../helpers/cli.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'stampede-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function resultWithoutWall(dir: string): string {
+  const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'));
+  delete result.wall;
+  return JSON.stringify(result);
+}
+
+describe('stampede run (real CLI, model target)', () => {
+  it('writes result.json, latency.hlog and summary.md, and exits 0 when the SLO holds', () => {
+    const out = join(scratch, 'a');
+    const run = stampede(['run', 'test/fixtures/cli/small.yaml', '--out', out]);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('# small: PASS');
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8'));
+    expect(result.schema).toBe('stampede.result/1');
+    expect(result.profile.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(result.requests.sent).toBe(result.requests.ok + result.requests.failed + result.requests.inFlightAtEnd);
+    // 2 s at 4,000 rps, Poisson: within 4 standard deviations of 8,000.
+    expect(Math.abs(result.requests.sent - 8000)).toBeLessThan(4 * Math.sqrt(8000));
+    expect(result.latencyUs.p50).toBeGreaterThan(0);
+    expect(result.intervals.length).toBeGreaterThanOrEqual(3);
+    expect(result.intervals[0].gauges).toHaveProperty('inFlight');
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toBe(run.stdout.split('\nwritten to ')[0]);
+    const log = new HistogramLogReader(readFileSync(join(out, 'latency.hlog'), 'utf8'));
+    let logged = 0;
+    for (let h = log.nextIntervalHistogram(); h; h = log.nextIntervalHistogram()) logged += h.totalCount;
+    expect(logged).toBe(result.requests.ok + result.requests.failed + result.requests.warmup);
+  });
+
+  it('gives a byte-identical result.json for the same seed, apart from wall-clock times', () => {
+    const first = join(scratch, 'same-1');
+    const second = join(scratch, 'same-2');
+    expect(stampede(['run', 'test/fixtures/cli/small.yaml', '--out', first, '--quiet']).status).toBe(0);
+    expect(stampede(['run', 'test/fixtures/cli/small.yaml', '--out', second, '--quiet']).status).toBe(0);
+    expect(resultWithoutWall(first)).toBe(resultWithoutWall(second));
+    const other = join(scratch, 'other-seed');
+    stampede(['run', 'test/fixtures/cli/small.yaml', '--out', other, '--seed', '43', '--quiet']);
+    expect(resultWithoutWall(other)).not.toBe(resultWithoutWall(first));
+  });
+
+  it('exits 1 when the SLO fails, and --set changes the profile', () => {
+    const out = join(scratch, 'overloaded');
+    // 9,000 rps against 8 workers of 1 ms: utilisation above 1, the queue grows without bound.
+    const run = stampede(['run', 'test/fixtures/cli/small.yaml', '--out', out, '--set', 'phases[0].rate=9000']);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('FAIL');
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8'));
+    expect(result.profile.overrides).toEqual(['phases[0].rate=9000']);
+    expect(result.slo.pass).toBe(false);
+  });
+
+  it('rejects a broken profile with exit 2, naming file, line and field for every problem, without a stack trace', () => {
+    const run = stampede(['run', 'test/fixtures/cli/broken.yaml']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/broken\.yaml:1:\d+\s+name/);
+    expect(run.stderr).toMatch(/broken\.yaml:4:\d+\s+phases\[0\]\.rate/);
+    expect(run.stderr).toMatch(/broken\.yaml:5:\d+\s+phases\[1\]\.type/);
+    expect(run.stderr).toMatch(/broken\.yaml:6:\d+\s+phases\[2\]/);
+    expect(run.stderr).toMatch(/hint:/);
+    expect(run.stderr).not.toMatch(/\n\s+at .*\.ts:\d+/);
+  });
+
+  it('exits 3 when the target is not available', () => {
+    const run = stampede(['run', 'test/fixtures/cli/small.yaml', '--target', 'gopher://127.0.0.1:1', '--out', join(scratch, 'x')]);
+    expect(run.status).toBe(3);
+    expect(run.stderr).toContain('could not start');
+  });
+});
+
+describe('stampede validate and schema', () => {
+  it('validate prints the resolved plan with phases, expected requests and mix', () => {
+    const run = stampede(['validate', 'test/fixtures/cli/small.yaml', '--set', 'mix=[{kind: get, weight: 3}, {kind: set, weight: 1}]']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('small: valid');
+    expect(run.stdout).toMatch(/steady 4000 rps/);
+    expect(run.stdout).toMatch(/10000 requests expected/);
+    expect(run.stdout).toMatch(/\| get\s+\|\s+75%/);
+  });
+
+  it('schema prints a JSON Schema with the profile fields and their descriptions', () => {
+    const run = stampede(['schema']);
+    expect(run.status).toBe(0);
+    const schema = JSON.parse(run.stdout);
+    expect(schema.$schema).toContain('json-schema.org');
+    expect(schema.properties.phases.items).toBeDefined();
+    expect(JSON.stringify(schema)).toContain('Zipf exponent');
+  });
+
+  it('an unknown command is a usage error (exit 2)', () => {
+    expect(stampede(['fly']).status).toBe(2);
+  });
+});
