@@ -13,13 +13,15 @@ export function renderSummary(result: RunResult): string {
     '',
     result.profile.description.trim(),
     '',
-    `target ${result.target} · seed ${result.seed} · measured ${formatUs(result.durationMs * 1000)} after ${formatUs(result.warmupMs * 1000)} warm-up · profile sha256 ${result.profile.sha256.slice(0, 12)}`,
+    `target ${result.target} · seed ${result.seed} · measured ${formatUs(result.durationMs * 1000)}${result.warmupMs > 0 ? ` after ${formatUs(result.warmupMs * 1000)} warm-up` : ', no warm-up'} · profile sha256 ${result.profile.sha256.slice(0, 12)}`,
     '',
     `requests: ${r.sent} sent of ${r.expected} expected (${result.rate.achievedRps} of ${result.rate.askedRps} rps asked) · ${r.ok} ok · ${r.failed} failed · ${r.dropped} dropped · ${r.inFlightAtEnd} unfinished`,
   ];
   const errors = Object.entries(result.errors).sort((a, b) => b[1] - a[1]);
   if (errors.length > 0) lines.push(`errors: ${errors.map(([reason, n]) => `${reason} ${n}`).join(', ')}`);
   lines.push('', '## Latency (from intended send time)', '', latencyTable(result));
+  const gauges = gaugeTable(result);
+  if (gauges) lines.push('', '## Gauges over the intervals', '', gauges);
   if (result.slo.checks.length > 0) lines.push('', '## SLO', '', sloTable(result));
   return lines.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n') + '\n';
 }
@@ -29,7 +31,7 @@ function latencyTable(result: RunResult): string {
     row('all', result.requests.ok + result.requests.failed, result.requests.failed, result.latencyUs),
     row('  ok', result.byOutcome.ok.requests, 0, result.byOutcome.ok.latencyUs),
     row('  failed', result.byOutcome.failed.requests, result.byOutcome.failed.requests, result.byOutcome.failed.latencyUs),
-    row('service time', result.serviceTimeUs.count, 0, result.serviceTimeUs),
+    row('service time', result.serviceTimeUs.count, result.requests.failed, result.serviceTimeUs),
   ];
   const kinds = Object.entries(result.byKind);
   if (kinds.length > 1) kinds.forEach(([kind, b]) => rows.push(breakdownRow(`kind ${kind}`, b)));
@@ -55,4 +57,16 @@ function sloTable(result: RunResult): string {
     c.note ?? '',
   ]);
   return markdownTable(['', 'check', 'measured', 'note'], rows);
+}
+
+/** Min, max and final value of every gauge the driver reported: what explains a collapse (TIME_WAIT, queues, hit ratio). */
+function gaugeTable(result: RunResult): string | undefined {
+  const names = [...new Set(result.intervals.flatMap((i) => Object.keys(i.gauges)))];
+  if (names.length === 0) return undefined;
+  const rows = names.map((name) => {
+    const values = result.intervals.map((i) => i.gauges[name]).filter((v): v is number => v !== undefined);
+    const format = name.startsWith('hitRatio') ? (v: number) => `${(v * 100).toFixed(1)}%` : (v: number) => String(Number(v.toPrecision(4)));
+    return [name, format(Math.min(...values)), format(Math.max(...values)), format(values[values.length - 1]!)];
+  });
+  return markdownTable(['gauge', 'min', 'max', 'last'], rows, ['l', 'r', 'r', 'r']);
 }

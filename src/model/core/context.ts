@@ -34,6 +34,7 @@ export class ModelContext {
   readonly tasks = new RecordPool((id) => new Task(id));
   readonly nodes: ModelNode[] = [];
   readonly totals: ConnectionTotals = { open: 0, idle: 0, timeWait: 0 };
+  /** Set once by `buildModel` (the flow needs the context first). */
   flow: CallSettler = undefined as unknown as CallSettler;
 
   constructor(

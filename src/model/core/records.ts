@@ -32,6 +32,7 @@ export class Call {
   parent = -1;
   plan: CallPlan | null = null;
   stage = STAGE_PRIMARY;
+  /** Set by `ClientGroupModel.bind` before the call starts (and again for each look-aside stage). */
   group: ClientGroupModel = undefined as unknown as ClientGroupModel;
   instance = 0;
   /** Destination node (global index: service, cache shard or database). */

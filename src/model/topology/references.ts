@@ -11,14 +11,15 @@ type Issue = { path: (string | number)[]; message: string };
 export function topologyReferenceIssues(t: TopologyShape): Issue[] {
   const issues: Issue[] = [];
   const kindOf = new Map<string, 'service' | 'cache' | 'database'>();
-  for (const [kind, names] of [
-    ['service', Object.keys(t.services)],
-    ['cache', Object.keys(t.caches)],
-    ['database', Object.keys(t.databases)],
-  ] as const) {
-    for (const name of names) {
+  const sections = [
+    ['services', 'service', t.services],
+    ['caches', 'cache', t.caches],
+    ['databases', 'database', t.databases],
+  ] as const;
+  for (const [section, kind, components] of sections) {
+    for (const name of Object.keys(components)) {
       const other = kindOf.get(name);
-      if (other) issues.push({ path: [`${kind === 'cache' ? 'caches' : kind === 'database' ? 'databases' : 'services'}`, name], message: `name "${name}" is already a ${other}; names must be unique across services, caches and databases` });
+      if (other) issues.push({ path: [section, name], message: `name "${name}" is already a ${other}; names must be unique across services, caches and databases` });
       else kindOf.set(name, kind);
     }
   }

@@ -25,7 +25,10 @@ export const CallSchema = z
     fill: z
       .boolean()
       .default(true)
-      .meta({ description: 'With onMiss: write the value back to the cache after a successful read (a set through `via`; its failure is ignored).' }),
+      .meta({
+        description:
+          'With onMiss: write the value back to the cache after a successful read — a set through `via`, waited for before the item completes; its failure is ignored.',
+      }),
   })
   .meta({ description: 'A downstream call made while the worker is held. Calls run one after another in list order; the first failure fails the request with its reason.' });
 export type Call = z.output<typeof CallSchema>;
