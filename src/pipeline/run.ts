@@ -55,7 +55,8 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
       recorder,
       driver: report,
       slo,
-      wall: { startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() },
+      startedAt: startedAt.toISOString(),
+      wall: { finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() },
     });
     const summary = renderSummary(result);
     writeRunArtifacts(dir, result, summary);

@@ -8,12 +8,14 @@ import type { IntervalResult, RunRecorder } from './run-recorder.ts';
 
 export const RESULT_SCHEMA = 'stampede.result/1';
 
-/** Everything a report needs, as written to result.json. Apart from `wall`, a model run's result is a pure function of (profile, seed). */
+/** Everything a report needs, as written to result.json. Apart from `startedAt` and `wall`, a model run's result is a pure function of (profile, seed). */
 export interface RunResult {
   schema: typeof RESULT_SCHEMA;
   profile: { name: string; description: string; file: string; sha256: string; overrides: string[] };
   seed: number;
   target: string;
+  /** Wall-clock start, ISO 8601 UTC. */
+  startedAt: string;
   /** Measured window, ms (after the warm-up). */
   durationMs: number;
   warmupMs: number;
@@ -31,7 +33,7 @@ export interface RunResult {
   slo: SloVerdict;
   driver: Record<string, unknown>;
   /** Wall-clock facts: the only part that differs between two runs of the same model profile and seed. */
-  wall: { startedAt: string; finishedAt: string; elapsedMs: number };
+  wall: { finishedAt: string; elapsedMs: number };
 }
 
 export interface ResultInputs {
@@ -41,10 +43,11 @@ export interface ResultInputs {
   recorder: RunRecorder;
   driver: DriverReport;
   slo: SloVerdict;
+  startedAt: string;
   wall: RunResult['wall'];
 }
 
-export function buildResult({ profile, plan, target, recorder, driver, slo, wall }: ResultInputs): RunResult {
+export function buildResult({ profile, plan, target, recorder, driver, slo, startedAt, wall }: ResultInputs): RunResult {
   const ok = recorder.ok.latency.totalCount;
   const failed = recorder.failed.latency.totalCount;
   const durationS = plan.durationUs / 1e6;
@@ -54,6 +57,7 @@ export function buildResult({ profile, plan, target, recorder, driver, slo, wall
     profile: { name: profile.name, description: profile.description, file: profile.source.file, sha256: profile.source.sha256, overrides: profile.source.overrides },
     seed: profile.seed,
     target,
+    startedAt,
     durationMs: plan.durationUs / 1000,
     warmupMs: plan.warmupUs / 1000,
     interrupted: driver.interrupted,

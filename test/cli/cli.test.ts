@@ -1,15 +1,17 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HistogramLogReader } from '../../src/recorder/histograms.ts';
-import { stampede } from '../helpers/cli.ts';
+import { repoRoot, stampede } from '../helpers/cli.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'stampede-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function resultWithoutWall(dir: string): string {
   const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'));
+  delete result.startedAt;
   delete result.wall;
   return JSON.stringify(result);
 }
@@ -37,7 +39,7 @@ describe('stampede run (real CLI, model target)', () => {
     expect(logged).toBe(result.requests.ok + result.requests.failed + result.requests.warmup);
   });
 
-  it('gives a byte-identical result.json for the same seed, apart from wall-clock times', () => {
+  it('gives a byte-identical result.json for the same seed, apart from startedAt and wall-clock times', () => {
     const first = join(scratch, 'same-1');
     const second = join(scratch, 'same-2');
     expect(stampede(['run', 'test/fixtures/cli/small.yaml', '--out', first, '--quiet']).status).toBe(0);
@@ -74,6 +76,26 @@ describe('stampede run (real CLI, model target)', () => {
     const run = stampede(['run', 'test/fixtures/cli/small.yaml', '--target', 'gopher://127.0.0.1:1', '--out', join(scratch, 'x')]);
     expect(run.status).toBe(3);
     expect(run.stderr).toContain('could not start');
+  });
+});
+
+describe('stampede run, interrupted', () => {
+  it('on SIGINT stops, writes what it measured, and exits 130', async () => {
+    const out = join(scratch, 'interrupted');
+    // An hour of virtual traffic: far longer than the test waits.
+    const child = spawn(process.execPath, ['bin/stampede.js', 'run', 'test/fixtures/cli/small.yaml', '--out', out, '--set', 'phases[0].duration=1h'], { cwd: repoRoot });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    child.kill('SIGINT');
+    const status = await new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    expect(status).toBe(130);
+    expect(stdout).toContain('interrupted: partial results');
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8'));
+    expect(result.interrupted).toBe(true);
+    expect(result.requests.sent).toBeGreaterThan(1000);
+    expect(result.requests.sent).toBeLessThan(result.requests.expected);
+    expect(result.requests.sent).toBe(result.requests.ok + result.requests.failed + result.requests.inFlightAtEnd);
   });
 });
 
