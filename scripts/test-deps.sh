@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the system programs the tests run for real (memcached, headless Chromium) when they are
+# missing. Runs as `npm test`'s pretest, so the README's test command works on a fresh machine.
+set -euo pipefail
+needed=()
+command -v memcached >/dev/null 2>&1 || needed+=(memcached)
+command -v chromium >/dev/null 2>&1 || needed+=(chromium)
+[ ${#needed[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "tests need: ${needed[*]} — install them (apt-get install ${needed[*]}) or run as root" >&2
+  exit 1
+fi
+echo "installing test dependencies: ${needed[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends "${needed[@]}" >/dev/null
