@@ -28,4 +28,20 @@ export interface DriverReport {
   interrupted: boolean;
   /** Driver-specific figures for result.json (model: events processed, final gauges). */
   details: Record<string, unknown>;
+  /** Real drivers only: how healthy the load generator itself was (the model has no generator to saturate). */
+  generator?: GeneratorHealth;
+}
+
+/** The generator's own health, so a report can say when the generator, not the target, was the limit. */
+export interface GeneratorHealth {
+  /** Event-loop lag of the sending process(es), sampled through the run, ms. */
+  eventLoopLagMs: { mean: number; p99: number; max: number };
+  /** CPU used by the generator, as a fraction of one core, averaged over the run (max over workers). */
+  cpu: number;
+  /** How late requests left compared with their intended send time, µs. */
+  sendLatenessUs: { p50: number; p99: number; max: number };
+  /** True when lag, CPU, lateness or drops say the generator limited the run. */
+  saturated: boolean;
+  /** Why `saturated` is true, each with its figure, e.g. "event-loop lag p99 48ms > 20ms". */
+  reasons: string[];
 }

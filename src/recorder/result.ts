@@ -1,5 +1,5 @@
 import type { SloVerdict } from '../analysis/slo.ts';
-import type { DriverReport } from '../driver/types.ts';
+import type { DriverReport, GeneratorHealth } from '../driver/types.ts';
 import type { Profile } from '../profile/types.ts';
 import type { Plan } from '../schedule/types.ts';
 import type { BreakdownResult } from './breakdown.ts';
@@ -32,6 +32,8 @@ export interface RunResult {
   intervals: IntervalResult[];
   slo: SloVerdict;
   driver: Record<string, unknown>;
+  /** Real targets only: the load generator's own health (absent for the model). */
+  generator?: GeneratorHealth;
   /** Wall-clock facts: the only part that differs between two runs of the same model profile and seed. */
   wall: { finishedAt: string; elapsedMs: number };
 }
@@ -81,6 +83,7 @@ export function buildResult({ profile, plan, target, recorder, driver, slo, star
     intervals: recorder.intervals,
     slo,
     driver: driver.details,
+    ...(driver.generator ? { generator: driver.generator } : {}),
     wall,
   };
 }
