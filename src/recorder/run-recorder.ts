@@ -53,6 +53,7 @@ export class RunRecorder implements Recorder {
   lastCompletionUs = 0;
 
   private gaugeSource = NO_GAUGES;
+  private readonly droppedReason: number;
   private readonly intervalLatency = newHistogram();
   private readonly log: HistogramLogWriter | undefined;
   private intervalIndex = 0;
@@ -68,6 +69,7 @@ export class RunRecorder implements Recorder {
     this.intervalUs = options.intervalUs ?? 1_000_000;
     this.byKind = plan.kinds.map(() => new Breakdown());
     this.byClient = plan.clients.map(() => new Breakdown());
+    this.droppedReason = this.reason('dropped');
     if (options.hlog) {
       this.log = new HistogramLogWriter(options.hlog);
       this.log.outputLogFormatVersion();
@@ -118,7 +120,7 @@ export class RunRecorder implements Recorder {
     this.intervalDropped++;
     if (intendedAtUs < this.plan.warmupUs) return;
     this.droppedCount++;
-    this.errorCounts[this.reason('dropped')]!++;
+    this.errorCounts[this.droppedReason]!++;
     this.byKind[kind]!.failed++;
     this.byClient[client]!.failed++;
   }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -86,7 +86,9 @@ describe('stampede run, interrupted', () => {
     const child = spawn(process.execPath, ['bin/stampede.js', 'run', 'test/fixtures/cli/small.yaml', '--out', out, '--set', 'phases[0].duration=1h'], { cwd: repoRoot });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Interrupt once the run is under way: a few intervals are in the log (startup time varies with machine load).
+    const log = join(out, 'latency.hlog');
+    for (let waited = 0; waited < 60_000 && !(existsSync(log) && statSync(log).size > 20_000); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     child.kill('SIGINT');
     const status = await new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     expect(status).toBe(130);
