@@ -6,10 +6,11 @@
  *
  *   node --import tsx bench/model.ts        (npm run bench:model)
  */
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createModelDriver } from '../src/driver/model.ts';
 import { EventHeap } from '../src/model/engine/event-heap.ts';
-import { loadProfile } from '../src/profile/load.ts';
+import { loadProfile, parseProfileText } from '../src/profile/load.ts';
 import type { Profile } from '../src/profile/types.ts';
 import { RunRecorder } from '../src/recorder/run-recorder.ts';
 import type { Recorder } from '../src/recorder/types.ts';
@@ -92,3 +93,28 @@ const profiles = join(import.meta.dirname, '../profiles');
 console.log(`stampede model benchmark — node ${process.version}, ${process.arch}`);
 await bench('M/M/16 at ρ = 0.8 (profiles/mmc.yaml, 300 s)', await loadProfile(join(profiles, 'mmc.yaml'), ['phases[0].duration=300s']));
 await bench('Bluesky 20k-URI batch (profiles/bluesky-20k-batch.yaml)', await loadProfile(join(profiles, 'bluesky-20k-batch.yaml')));
+await bench('Bluesky OOM spiral (profiles/bluesky-oom-spiral.yaml)', await loadProfile(join(profiles, 'bluesky-oom-spiral.yaml')));
+await bench('Black Friday (profiles/black-friday.yaml, 240 s)', await loadProfile(join(profiles, 'black-friday.yaml')));
+
+// Pending-event scaling: an infinite-server service (every request in service at once) holds
+// rate × service time events pending — 10⁴, 10⁵ and 10⁶ — with the whole model around them.
+for (const [label, rate, service, duration] of [
+  ['10⁴ pending: M/M/∞, 10,000/s × 1 s', 10_000, '1s', '30s'],
+  ['10⁵ pending: M/M/∞, 50,000/s × 2 s', 50_000, '2s', '10s'],
+  ['10⁶ pending: M/M/∞, 100,000/s × 10 s', 100_000, '10s', '12s'],
+] as const) {
+  await bench(
+    label,
+    await parseProfileText(
+      `name: pending\nphases: [{ type: steady, rate: ${rate}, duration: ${duration} }]\ntopology:\n  entry: api\n  services:\n    api: { workers: inf, serviceTime: { type: exponential, mean: ${service} } }\n`,
+      'pending.yaml',
+    ),
+  );
+}
+
+// Every shipped profile once, end to end on the model (the issue's budget: each under 60 s).
+console.log('\nshipped profiles, one run each (wall time of the model run):');
+for (const file of readdirSync(profiles).filter((f) => f.endsWith('.yaml')).sort()) {
+  const m = await measure(await loadProfile(join(profiles, file)), 'counting');
+  console.log(`  ${file.padEnd(42)} ${(m.wallMs / 1000).toFixed(1).padStart(5)} s   ${fmt(m.events)} events, ${fmt(m.events / (m.wallMs / 1000))} ev/s, pending high-water ${m.pendingHighWater}`);
+}

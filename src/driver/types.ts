@@ -40,6 +40,12 @@ export interface GeneratorHealth {
   cpu: number;
   /** How late requests left compared with their intended send time, µs. */
   sendLatenessUs: { p50: number; p99: number; max: number };
+  /**
+   * The pacer's own part of it: how late requests were handed to the transport (timer granularity,
+   * a busy or starved loop), µs. sendLatenessUs minus this is time spent waiting for a free
+   * connection, i.e. the target's backpressure on the generator's pool.
+   */
+  dispatchLatenessUs?: { p50: number; p99: number; max: number };
   /** True when lag, CPU, lateness or drops say the generator limited the run. */
   saturated: boolean;
   /** Why `saturated` is true, each with its figure, e.g. "event-loop lag p99 48ms > 20ms". */

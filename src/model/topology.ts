@@ -5,12 +5,14 @@ import { componentName } from './topology/common.ts';
 import { DatabaseSchema } from './topology/database.ts';
 import { addReferenceIssues } from './topology/references.ts';
 import { ServiceSchema } from './topology/service.ts';
+import { TimelineEventSchema } from './topology/timeline.ts';
 
 export { CacheSchema, HASH_NAMES, type Cache, type HashName } from './topology/cache.ts';
 export { ClientGroupSchema, HostSchema, PoolSchema, RetriesSchema, type ClientGroup, type Host, type Pool, type Retries } from './topology/client-group.ts';
 export { QueueSchema, type Queue } from './topology/common.ts';
 export { DatabaseSchema, type Database } from './topology/database.ts';
 export { CallSchema, ServiceSchema, type Call, type Service } from './topology/service.ts';
+export { TimelineEventSchema, type TimelineEvent } from './topology/timeline.ts';
 
 /** A name, or a map with a `default` plus overrides; used by `entry` (per request kind) and `caller` (per profile client). */
 function nameOrMap(what: string, keyedBy: string) {
@@ -38,6 +40,10 @@ const TopologyObject = z.strictObject({
     .meta({ description: 'Services: worker pools that make downstream calls.' }),
   caches: z.record(componentName, CacheSchema).default({}).meta({ description: 'Sharded look-aside caches.' }),
   databases: z.record(componentName, DatabaseSchema).default({}).meta({ description: 'Databases.' }),
+  timeline: z
+    .array(TimelineEventSchema)
+    .default([])
+    .meta({ description: 'Things that happen during the run: shards added or removed, periodic capacity dips, an operator changing a setting.' }),
 });
 
 /** The shape before cross-reference checks (used by those checks). */

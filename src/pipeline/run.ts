@@ -6,6 +6,8 @@ import type { Driver } from '../driver/types.ts';
 import type { Profile } from '../profile/types.ts';
 import { buildResult, type RunResult } from '../recorder/result.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
+import { writeRunReports } from '../report/artifacts.ts';
+import type { Verdict } from '../realism/index.ts';
 import { renderSummary } from '../report/summary.ts';
 import { createSchedule } from '../schedule/index.ts';
 import { defaultRunDir, ensureDir, writeRunArtifacts } from './artifacts.ts';
@@ -19,12 +21,16 @@ export interface RunOptions {
   intervalUs?: number | undefined;
   signal?: AbortSignal;
   driver?: Driver;
+  /** Real targets: worker threads sending disjoint slices of the schedule (default 1: the main thread). */
+  workers?: number | undefined;
 }
 
 export interface RunOutcome {
   result: RunResult;
   summary: string;
   dir: string;
+  /** The report's verdict: the SLO's, or INVALID when a realism flag says the measurement cannot carry one. */
+  verdict: Verdict;
 }
 
 /**
@@ -33,7 +39,7 @@ export interface RunOutcome {
  */
 export async function runProfile(profile: Profile, options: RunOptions = {}): Promise<RunOutcome> {
   const target = options.target ?? profile.target;
-  const driver = options.driver ?? createDriver(target);
+  const driver = options.driver ?? createDriver(target, { workers: options.workers });
   const schedule = createSchedule(profile);
   const startedAt = new Date();
   const dir = ensureDir(options.outDir ?? defaultRunDir(options.reportsRoot ?? 'reports', profile.name, startedAt));
@@ -60,7 +66,9 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
     });
     const summary = renderSummary(result);
     writeRunArtifacts(dir, result, summary);
-    return { result, summary, dir };
+    // report.md / report.html (and profile.json, which the realism flags read) are renderings of the artifacts above.
+    const { verdict } = writeRunReports(dir, result, profile);
+    return { result, summary, dir, verdict };
   } finally {
     closeSync(hlogFd);
   }

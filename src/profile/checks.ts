@@ -56,6 +56,8 @@ export function checkProfile(data: unknown): PathIssue[] {
     ...checkTotalDuration(profile),
     ...checkMultipliers(list(profile.multipliers)),
     ...checkKeys(record(profile.keys)),
+    ...checkProduction(record(profile.production)),
+    ...checkTargetSections(profile, clients),
   ];
 }
 
@@ -199,6 +201,69 @@ function checkKeys(keys: Raw | undefined): PathIssue[] {
       message: `expected keyFraction × count ≥ 1 (at least one hot key), got ${keyFraction} × ${count} = ${Number((keyFraction * count).toPrecision(6))}`,
       hint: `raise keyFraction to at least ${Number((1 / count).toPrecision(6))}, or raise keys.count`,
     });
+  }
+  return issues;
+}
+
+const SIZE_PERCENTILES = ['p50', 'p90', 'p99', 'p999', 'p9999', 'max'] as const;
+
+/** Observed percentiles must not decrease, and the top-N key shares must grow with N: anything else is a typo. */
+function checkProduction(production: Raw | undefined): PathIssue[] {
+  if (!production) return [];
+  const issues: PathIssue[] = [];
+  for (const field of ['batchSize', 'valueSize'] as const) {
+    const sizes = record(production[field]);
+    if (!sizes) continue;
+    let previous: { name: string; value: number } | undefined;
+    for (const name of SIZE_PERCENTILES) {
+      const value = num(sizes[name]);
+      if (value === undefined) continue;
+      if (previous && value < previous.value) {
+        const message = `expected ${name} ≥ ${previous.name} (${previous.value}), got ${value}`;
+        issues.push({ path: ['production', field, name], message, hint: 'percentiles grow from p50 to max' });
+      }
+      previous = { name, value };
+    }
+  }
+  const shares = list(production.topKeyShares).map((entry) => ({ keys: num(record(entry)?.keys), share: num(record(entry)?.share) }));
+  shares.forEach((entry, i) => {
+    const before = shares[i - 1];
+    if (!before || entry.keys === undefined || entry.share === undefined || before.keys === undefined || before.share === undefined) return;
+    if (entry.keys <= before.keys) {
+      issues.push({ path: ['production', 'topKeyShares', i, 'keys'], message: `expected more keys than the entry before (${before.keys}), got ${entry.keys}`, hint: 'list the top-N shares with N growing, e.g. top 1, top 100, top 10000' });
+    } else if (entry.share < before.share) {
+      issues.push({ path: ['production', 'topKeyShares', i, 'share'], message: `expected a share ≥ that of the top ${before.keys} keys (${before.share}), got ${entry.share}`, hint: 'more keys cannot carry a smaller share of the lookups' });
+    }
+  });
+  return issues;
+}
+
+const TEMPLATE_FIELDS = ['key', 'keys', 'keys:json', 'batch', 'value', 'valueSize', 'seq', 'client', 'kind'];
+
+/**
+ * `http.requests` and `memcached.operations` are keyed by request kind: a key that is no kind of any
+ * mix is a typo that would silently send the default request. Template placeholders must be known.
+ */
+function checkTargetSections(profile: Raw, clients: readonly unknown[]): PathIssue[] {
+  const kinds = new Set([...(mixKinds(profile.mix) ?? [DEFAULT_KIND]), ...clients.flatMap((c) => mixKinds(record(c)?.mix) ?? [])]);
+  const hint = `kinds are: ${[...kinds].join(', ')}`;
+  const issues: PathIssue[] = [];
+  const requests = record(record(profile.http)?.requests) ?? {};
+  for (const [kind, template] of Object.entries(requests)) {
+    if (kind !== 'default' && !kinds.has(kind)) issues.push({ path: ['http', 'requests', kind], message: `expected a request kind of the mix or "default", got ${shown(kind)}`, hint });
+    const t = record(template);
+    for (const field of ['path', 'body'] as const) {
+      const text = str(t?.[field]);
+      for (const match of text?.matchAll(/\{\{\s*([^}\s]*)\s*\}\}/g) ?? []) {
+        if (!TEMPLATE_FIELDS.includes(match[1]!)) {
+          issues.push({ path: ['http', 'requests', kind, field], message: `unknown placeholder {{${match[1]}}}`, hint: `placeholders: ${TEMPLATE_FIELDS.map((f) => `{{${f}}}`).join(' ')}` });
+        }
+      }
+    }
+  }
+  const operations = record(record(profile.memcached)?.operations) ?? {};
+  for (const kind of Object.keys(operations)) {
+    if (!kinds.has(kind)) issues.push({ path: ['memcached', 'operations', kind], message: `expected a request kind of the mix, got ${shown(kind)}`, hint });
   }
   return issues;
 }

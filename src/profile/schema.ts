@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TopologySchema } from '../model/topology.ts';
+import { HASH_NAMES, TopologySchema } from '../model/topology.ts';
 import { sizeDistribution } from './distribution.ts';
 import { duration, rate, share } from './units.ts';
 
@@ -115,6 +115,83 @@ export const SloSchema = z.strictObject({
   errorRate: share.optional().meta({ description: 'Highest tolerated fraction of failed requests.' }),
 });
 
+const RequestTemplateSchema = z
+  .strictObject({
+    method: z.string().regex(/^[A-Z]+$/, 'expected an upper-case HTTP method, e.g. GET or POST').default('GET'),
+    path: z.string().startsWith('/', 'expected a path starting with /').default('/').meta({ description: 'Request path; placeholders are URL-encoded, e.g. /item/{{key}}.' }),
+    headers: z.record(z.string(), z.string()).default({}).meta({ description: 'Extra headers (Host and Content-Length are set by the driver).' }),
+    body: z.string().optional().meta({ description: 'Request body; placeholders are written as is, e.g. {"uris": {{keys:json}}}.' }),
+  })
+  .meta({ description: 'An HTTP request template. Placeholders: {{key}} {{keys}} {{keys:json}} {{batch}} {{value}} {{valueSize}} {{seq}} {{client}} {{kind}}.' });
+
+export const HttpTargetSchema = z
+  .strictObject({
+    connections: z.number().int().min(1).default(8).meta({ description: 'Keep-alive connections the generator holds to the target.' }),
+    pipelining: z.number().int().min(1).default(1).meta({ description: 'Requests in flight per connection (HTTP/1.1 pipelining; 1 = none).' }),
+    timeout: duration.default(10_000_000).meta({ description: 'Per request, from its write; on expiry the connection is closed and its requests fail as timeout.' }),
+    inFlightCap: z.number().int().min(1).default(10_000).meta({ description: 'Most requests in flight or waiting for a connection; a request due beyond it is dropped.' }),
+    statsPath: z
+      .string()
+      .startsWith('/', 'expected a path starting with /')
+      .optional()
+      .meta({ description: 'A path on the target that returns JSON stats (the reference service: /stats); polled each interval into gauges target.*.' }),
+    requests: z
+      .record(z.string(), RequestTemplateSchema)
+      .default({ default: { method: 'GET', path: '/', headers: {} } })
+      .meta({ description: 'Request template per kind of the mix; `default` serves kinds without one.' }),
+  })
+  .meta({ description: 'How the mix becomes HTTP requests when the target is http://host:port.' });
+
+export const MemcachedTargetSchema = z
+  .strictObject({
+    hash: z.enum(HASH_NAMES).default('murmur3').meta({ description: 'Key hash for client-side sharding, as in topologies (fnv1_32 shows the 2018-04 skew; md5 is ketama’s default).' }),
+    distribution: z.enum(['modulo', 'ketama']).default('modulo').meta({ description: 'modulo: shard = hash mod shards; ketama: a consistent-hash ring (160 points per server).' }),
+    connectionsPerShard: z.number().int().min(1).default(1).meta({ description: 'Connections to each server; each is fully pipelined (bounded by inFlightCap).' }),
+    timeout: duration.default(1_000_000).meta({ description: 'Per operation, from its write.' }),
+    inFlightCap: z.number().int().min(1).default(10_000).meta({ description: 'Most requests in flight; a request due beyond it is dropped.' }),
+    operations: z
+      .record(z.string(), z.enum(['get', 'set', 'delete']))
+      .default({})
+      .meta({ description: 'Operation per kind of the mix; kinds named get, set or delete need no entry. A get with a batch > 1 is a multi-key get.' }),
+  })
+  .meta({ description: 'How the mix becomes memcached operations when the target is memcached://host:port[,host:port…].' });
+
+/** Size percentiles observed in production (bytes for values, keys for batches); give the ones you know. */
+const ObservedSizesSchema = z
+  .strictObject({
+    p50: z.number().nonnegative().optional(),
+    p90: z.number().nonnegative().optional(),
+    p99: z.number().nonnegative().optional(),
+    p999: z.number().nonnegative().optional(),
+    p9999: z.number().nonnegative().optional(),
+    max: z.number().nonnegative().optional(),
+  })
+  .meta({ description: 'Percentiles observed in production, e.g. {p50: 10, p99: 50, max: 20000}.' });
+
+/**
+ * What production looks like, so realism flags compare the test with it instead of with rules of
+ * thumb. Every field is optional; `--production-sample file.csv` derives most of them.
+ */
+export const ProductionSchema = z
+  .strictObject({
+    peakRps: rate.optional().meta({ description: 'Expected peak rate here, requests per second: what qualification measures headroom against.' }),
+    dataCentres: z.number().int().min(1).optional().meta({ description: 'Data centres sharing the traffic; losing one shifts its share onto the others (N+1).' }),
+    topKeyShares: z
+      .array(z.strictObject({ keys: z.number().int().min(1).meta({ description: 'The most popular N keys.' }), share: share.meta({ description: 'Their share of key lookups.' }) }))
+      .min(1)
+      .optional()
+      .meta({ description: 'Key skew: share of lookups on the top N keys, e.g. [{keys: 1, share: 0.3}].' }),
+    batchSize: ObservedSizesSchema.optional().meta({ description: 'Keys per request.' }),
+    valueSize: ObservedSizesSchema.optional().meta({ description: 'Value bytes.' }),
+    connectionsPerClient: z.number().int().min(1).optional().meta({ description: 'Connections each client instance keeps per server (1–2 with pipelining).' }),
+    clientInstances: z.number().int().min(1).optional().meta({ description: 'Client instances (processes) calling the system.' }),
+    shards: z.number().int().min(1).optional().meta({ description: 'Cache shards / nodes in the production cluster.' }),
+    hitRatio: share.optional().meta({ description: 'Cache hit ratio observed in production.' }),
+  })
+  .meta({ description: 'What production looks like: realism flags compare the test with it.' });
+
+const TARGET_PATTERN = /^(model|http:\/\/[^/\s]+\/?|memcached:\/\/[^/\s,]+:\d+(,[^/\s,]+:\d+)*)$/;
+
 export const ProfileSchema = z
   .strictObject({
     name: z
@@ -139,8 +216,15 @@ export const ProfileSchema = z
       .min(1)
       .default([{ name: 'default', share: 1, start: 0, instances: 1 }])
       .meta({ description: 'Caller groups; absent = one client named default taking the whole phase rate.' }),
+    production: ProductionSchema.optional().meta({ description: 'Observed production figures (peak rate, key skew, sizes, connections, data centres) the test is compared with.' }),
     slo: SloSchema.default({ latency: [] }).meta({ description: 'Service-level objectives the run is judged against.' }),
-    target: z.literal('model').default('model').meta({ description: 'Where the traffic goes: the model core.' }),
+    target: z
+      .string()
+      .regex(TARGET_PATTERN, 'expected "model", http://host:port or memcached://host:port[,host:port…]')
+      .default('model')
+      .meta({ description: 'Where the traffic goes: model (the model core), http://host:port or memcached://host:port[,host:port…]; --target overrides it.' }),
+    http: HttpTargetSchema.optional().meta({ description: 'Request templates and connection pool for an http:// target.' }),
+    memcached: MemcachedTargetSchema.optional().meta({ description: 'Sharding and connections for a memcached:// target.' }),
     topology: z
       .union([z.string().min(1), TopologySchema])
       .meta({ description: 'Model topology: a path relative to this profile, or the topology inline.' }),
@@ -156,3 +240,4 @@ export type ClientSpec = z.output<typeof ClientSchema>;
 export type Popularity = z.output<typeof PopularitySchema>;
 export type MixEntry = z.output<typeof MixEntrySchema>;
 export type Slo = z.output<typeof SloSchema>;
+export type Production = z.output<typeof ProductionSchema>;

@@ -1,6 +1,6 @@
 import type { Plan } from '../schedule/types.ts';
 import { Breakdown } from './breakdown.ts';
-import { HistogramLogWriter, newHistogram, type Histogram } from './histograms.ts';
+import { HistogramLogWriter, encodeIntoCompressedBase64, newHistogram, type Histogram } from './histograms.ts';
 import type { GaugeSource, Recorder } from './types.ts';
 
 export interface IntervalResult {
@@ -24,6 +24,8 @@ export interface RecorderOptions {
   hlog?: (chunk: string) => void;
   /** Epoch ms written as the log's StartTime. */
   startTimeMs?: number;
+  /** Keep every closed interval's histogram, encoded, in `encodedIntervals` (a worker ships them to be merged). */
+  keepIntervalHistograms?: boolean;
 }
 
 const NO_GAUGES: GaugeSource = () => ({});
@@ -52,6 +54,10 @@ export class RunRecorder implements Recorder {
   /** Completion time of the last recorded request, µs. */
   lastCompletionUs = 0;
 
+  /** Closed intervals' latency histograms, compressed base64, when `keepIntervalHistograms` is set. */
+  readonly encodedIntervals: string[] = [];
+  private readonly keepIntervals: boolean;
+
   private gaugeSource = NO_GAUGES;
   private readonly droppedReason: number;
   private readonly intervalLatency = newHistogram();
@@ -67,6 +73,7 @@ export class RunRecorder implements Recorder {
     options: RecorderOptions = {},
   ) {
     this.intervalUs = options.intervalUs ?? 1_000_000;
+    this.keepIntervals = options.keepIntervalHistograms ?? false;
     this.byKind = plan.kinds.map(() => new Breakdown());
     this.byClient = plan.clients.map(() => new Breakdown());
     this.droppedReason = this.reason('dropped');
@@ -134,6 +141,16 @@ export class RunRecorder implements Recorder {
     if (this.intervalSent + this.intervalOk + this.intervalFailed + this.intervalDropped > 0) this.closeInterval();
   }
 
+  /**
+   * Appends an interval built elsewhere (merged from workers' recorders): the next interval in
+   * order, written to the interval log like one this recorder closed itself.
+   */
+  appendMergedInterval(interval: IntervalResult, latency: Histogram): void {
+    this.intervals.push(interval);
+    this.log?.outputIntervalHistogram(latency, interval.tMs / 1000, interval.tMs / 1000 + this.intervalUs / 1e6, 1);
+    this.intervalIndex = this.intervals.length;
+  }
+
   private closeInterval(): void {
     const startUs = this.intervalIndex * this.intervalUs;
     const h = this.intervalLatency;
@@ -150,6 +167,7 @@ export class RunRecorder implements Recorder {
       gauges: this.gaugeSource(),
     });
     this.log?.outputIntervalHistogram(h, startUs / 1e6, (startUs + this.intervalUs) / 1e6, 1);
+    if (this.keepIntervals) this.encodedIntervals.push(encodeIntoCompressedBase64(h));
     h.reset();
     this.intervalIndex++;
     this.intervalSent = this.intervalOk = this.intervalFailed = this.intervalDropped = 0;

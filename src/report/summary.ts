@@ -26,7 +26,7 @@ export function renderSummary(result: RunResult): string {
   return lines.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n') + '\n';
 }
 
-function latencyTable(result: RunResult): string {
+export function latencyTable(result: RunResult): string {
   const rows: string[][] = [
     row('all', result.requests.ok + result.requests.failed, result.requests.failed, result.latencyUs),
     row('  ok', result.byOutcome.ok.requests, 0, result.byOutcome.ok.latencyUs),
@@ -49,7 +49,7 @@ function row(label: string, requests: number, failed: number, l: LatencySummary)
   return [label, String(requests), String(failed), cell(l.p50), cell(l.p90), cell(l.p99), cell(l.p999), cell(l.max)];
 }
 
-function sloTable(result: RunResult): string {
+export function sloTable(result: RunResult): string {
   const rows = result.slo.checks.map((c) => [
     c.pass ? 'pass' : 'FAIL',
     c.name,
@@ -60,7 +60,7 @@ function sloTable(result: RunResult): string {
 }
 
 /** Min, max and final value of every gauge the driver reported: what explains a collapse (TIME_WAIT, queues, hit ratio). */
-function gaugeTable(result: RunResult): string | undefined {
+export function gaugeTable(result: RunResult): string | undefined {
   const names = [...new Set(result.intervals.flatMap((i) => Object.keys(i.gauges)))];
   if (names.length === 0) return undefined;
   const rows = names.map((name) => {

@@ -15,7 +15,7 @@ function issues(input: unknown): string[] {
 describe('topology schema', () => {
   it('accepts the minimal topology and fills the defaults', () => {
     const t = TopologySchema.parse(minimal);
-    expect(t.services['api']!.queue).toEqual({ limit: Number.POSITIVE_INFINITY, discipline: 'fifo' });
+    expect(t.services['api']!.queue).toEqual({ limit: Number.POSITIVE_INFINITY, discipline: 'fifo', dropAfter: Number.POSITIVE_INFINITY });
     expect(t.services['api']!.serviceTime).toEqual({ type: 'exponential', mean: 1000 });
     expect(t.services['api']!.calls).toEqual([]);
     expect(t.clientGroups).toEqual({});
@@ -29,17 +29,17 @@ describe('topology schema', () => {
       caches: { c: {} },
       databases: { d: { concurrency: 4, latency: '2ms' } },
     });
-    expect(t.hosts['h']).toEqual({ portRange: 28_232, timeWait: 60_000_000 });
+    expect(t.hosts['h']).toEqual({ portRange: 28_232, timeWait: 60_000_000, sourceAddresses: 1 });
     expect(t.clientGroups['g']).toEqual({
       instances: 1,
       host: 'h',
-      pool: { maxOpen: Infinity, maxIdle: Infinity, connectCost: 0, checkoutTimeout: Infinity },
+      pool: { maxOpen: Infinity, maxIdle: Infinity, connectCost: 0, checkoutTimeout: Infinity, pipelining: 1 },
       fanoutLimit: Infinity,
       timeout: Infinity,
       retries: { count: 0, backoff: { base: 0, max: 1_000_000, jitter: 'full' } },
     });
     expect(t.caches['c']).toMatchObject({ shards: 1, hash: 'murmur3', placement: 'modulo', workers: 4, capacity: Infinity, warm: false });
-    expect(t.databases['d']).toEqual({ concurrency: 4, latency: { type: 'fixed', value: 2000 }, slowdown: 0, queue: { limit: Infinity } });
+    expect(t.databases['d']).toEqual({ concurrency: 4, latency: { type: 'fixed', value: 2000 }, slowdown: 0, queue: { limit: Infinity }, rateLimit: Infinity });
   });
 
   it('accepts an entry map with a default and a caller map', () => {
@@ -81,7 +81,7 @@ describe('topology schema', () => {
 
   it('rejects unknown fields and bad values where they are', () => {
     expect(issues({ ...minimal, services: { api: { workers: 0 } } })).toEqual(['services.api.workers: expected at least 1 (or "inf")']);
-    expect(issues({ ...minimal, services: { api: { workers: 1, threads: 2 } } })[0]).toMatch(/^services\.api: Unrecognized key/);
+    expect(issues({ ...minimal, services: { api: { workers: 1, treads: 2 } } })[0]).toMatch(/^services\.api: Unrecognized key/);
   });
 
   it('yields a JSON Schema (input side) for editor completion, with descriptions and "inf" defaults', () => {

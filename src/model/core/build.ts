@@ -9,7 +9,9 @@ import { ClientGroupModel } from './client-group.ts';
 import type { ModelContext } from './context.ts';
 import { DatabaseNode } from './database.ts';
 import { HostState } from './host.ts';
+import { ProcessState } from './process.ts';
 import { ServiceNode } from './service.ts';
+import { shardSlots, TimelinePlayer } from './timeline.ts';
 
 /** Every runtime object of a topology, wired for one run. */
 export interface BuiltModel {
@@ -40,9 +42,11 @@ export function buildModel(ctx: ModelContext, topology: Topology, plan: Plan): B
   let nodeCount = 0;
   for (const name of Object.keys(topology.services)) nodeOf.set(name, nodeCount++);
   const cacheBase = new Map<string, number>();
+  const cacheSlots = new Map<string, number>();
   for (const [name, spec] of Object.entries(topology.caches)) {
     cacheBase.set(name, nodeCount);
-    nodeCount += spec.shards;
+    cacheSlots.set(name, shardSlots(name, spec.shards, topology.timeline));
+    nodeCount += cacheSlots.get(name)!;
   }
   for (const name of Object.keys(topology.databases)) nodeOf.set(name, nodeCount++);
   const refOf = (name: string): NodeRef =>
@@ -50,7 +54,7 @@ export function buildModel(ctx: ModelContext, topology: Topology, plan: Plan): B
   const nodesOf = (name: string): number[] => {
     const base = cacheBase.get(name);
     if (base === undefined) return [nodeOf.get(name)!];
-    return Array.from({ length: topology.caches[name]!.shards }, (_, s) => base + s);
+    return Array.from({ length: cacheSlots.get(name)! }, (_, s) => base + s);
   };
 
   // Entry per kind and caller per client.
@@ -80,7 +84,7 @@ export function buildModel(ctx: ModelContext, topology: Topology, plan: Plan): B
   });
 
   const hostByName = new Map<string, HostState>();
-  for (const [name, spec] of Object.entries(topology.hosts)) hostByName.set(name, new HostState(name, spec.portRange, spec.timeWait, ctx.sim, ctx.totals));
+  for (const [name, spec] of Object.entries(topology.hosts)) hostByName.set(name, new HostState(name, spec.portRange * spec.sourceAddresses, spec.timeWait, ctx.sim, ctx.totals));
   const groupByName = new Map<string, ClientGroupModel>();
   for (const [name, spec] of Object.entries(topology.clientGroups)) {
     let host = spec.host === undefined ? undefined : hostByName.get(spec.host);
@@ -99,16 +103,21 @@ export function buildModel(ctx: ModelContext, topology: Topology, plan: Plan): B
     return caller === undefined ? direct : groupByName.get(caller)!;
   });
 
+  if (Object.values(topology.caches).some((c) => c.copies)) ctx.keyVersion = new Uint32Array(plan.keyspace.count + plan.keyspace.hotKeys.length);
   const flow = new CallFlow(ctx);
   ctx.flow = flow;
   const caches = Object.entries(topology.caches).map(([name, spec]) => {
     const r = rng(`cache:${name}`);
-    return new CacheNode(ctx, name, spec, cacheBase.get(name)!, plan.keyspace, createSampler(spec.serviceTime, r));
+    // Value sizes draw from their own stream, so turning the NIC on does not shift service times.
+    const values = rng(`cache:${name}:values`);
+    const valueSize = createSampler(spec.valueSize, values);
+    const hotValueSize = spec.hotKeyValueSize ? createSampler(spec.hotKeyValueSize, values) : valueSize;
+    return new CacheNode(ctx, name, spec, cacheBase.get(name)!, cacheSlots.get(name)!, plan.keyspace, createSampler(spec.serviceTime, r), valueSize, hotValueSize, rng(`cache:${name}:loss`));
   });
   const cacheByName = new Map(caches.map((c) => [c.name, c]));
   const databases = Object.entries(topology.databases).map(([name, spec]) => {
     const r = rng(`database:${name}`);
-    return new DatabaseNode(ctx, name, spec.concurrency, spec.queue.limit, spec.slowdown, createSampler(spec.latency, r));
+    return new DatabaseNode(ctx, name, spec.concurrency, spec.queue.limit, spec.slowdown, createSampler(spec.latency, r), spec.rateLimit);
   });
 
   const entryServices = new Set(plan.kinds.map(entryOfKind));
@@ -132,9 +141,9 @@ export function buildModel(ctx: ModelContext, topology: Topology, plan: Plan): B
         node: to.kind === 'cache' ? -1 : nodeOf.get(call.to)!,
         kinds,
         perItem: call.perItem,
-        fanoutLimit: call.perItem ? group.fanoutLimit : 1,
-        onMiss: call.onMiss ? { group: groupByName.get(call.onMiss.via)!, node: nodeOf.get(call.onMiss.to)! } : null,
+        onMiss: call.onMiss ? { group: groupByName.get(call.onMiss.via)!, node: nodeOf.get(call.onMiss.to)!, readThrough: call.onMiss.readThrough } : null,
         fill: call.onMiss !== undefined && call.fill,
+        write: call.write,
       };
     });
     return new ServiceNode(ctx, flow, {
@@ -146,12 +155,30 @@ export function buildModel(ctx: ModelContext, topology: Topology, plan: Plan): B
       itemTime: spec.itemTime ? createSampler(spec.itemTime, r) : null,
       calls,
       isEntry: entryServices.has(name),
+      cpus: spec.cpus,
+      dropAfterUs: spec.queue.dropAfter,
+      process:
+        spec.memory || spec.gc || spec.errorLog || spec.threads > 0
+          ? new ProcessState(spec.threads, spec.memory ?? null, spec.gc?.cost ?? 0, spec.errorLog?.writeTime ?? 0, spec.errorLog?.every ?? 1)
+          : null,
+      restartDelayUs: spec.memory?.restartDelay ?? 0,
+      ownGroups: [...new Set(spec.calls.flatMap((c) => [c.via, ...(c.onMiss ? [c.onMiss.via] : [])]))].map((g) => groupByName.get(g)!),
     });
   });
 
   // ctx.nodes[i] answers for node i.
   for (const s of services) ctx.nodes[nodeOf.get(s.name)!] = s;
-  for (const c of caches) for (let s = 0; s < c.shards; s++) ctx.nodes[c.nodeBase + s] = c;
+  for (const c of caches) for (let s = 0; s < c.slots; s++) ctx.nodes[c.nodeBase + s] = c;
+  ctx.connections = new Int32Array(nodeCount);
+  ctx.connectionLimit = new Float64Array(nodeCount).fill(Number.POSITIVE_INFINITY);
+  for (const c of caches) ctx.connectionLimit.fill(topology.caches[c.name]!.connectionLimit, c.nodeBase, c.nodeBase + c.slots);
+  const serviceByName = new Map(services.map((s) => [s.name, s]));
+  new TimelinePlayer(ctx.sim, topology.timeline, {
+    cache: (name) => cacheByName.get(name)!,
+    service: (name) => serviceByName.get(name)!,
+    group: (name) => groupByName.get(name)!,
+    database: (name) => databases.find((d) => d.name === name)!,
+  });
   for (const d of databases) ctx.nodes[nodeOf.get(d.name)!] = d;
 
   return {

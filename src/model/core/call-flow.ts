@@ -19,8 +19,41 @@ export class CallFlow implements CallSettler {
     call.userSeq = task.userSeq;
     call.kind = task.kind;
     call.key = plan.perItem ? task.keys[item]! : task.keyCount > 0 ? task.keys[0]! : 0;
-    plan.group.bind(call, planNode(plan, call.key));
+    // A cache write is a set from the start (a database write is marked by its plan).
+    if (plan.write && plan.cache !== null) call.stage = STAGE_FILL;
+    const hotKeys = plan.group.hotKeys;
+    if (hotKeys !== null && plan.cache !== null && call.stage === STAGE_PRIMARY) {
+      const instance = call.userSeq % plan.group.instances;
+      const now = this.ctx.sim.nowUs;
+      // A promoted key is answered from the client's own memory: no network, no shard.
+      if (hotKeys.servesLocally(instance, call.key, now)) return this.settle(call, 0);
+      hotKeys.observe(instance, call.key, now);
+    }
+    const node = this.route(call, plan);
+    if (node < 0) {
+      if (call.stage === STAGE_FILL) return this.settle(call, 0);
+      // This instance holds the key's node for dead: a miss without asking (the fallback reads it).
+      call.hit = false;
+      return this.attemptSucceeded(call);
+    }
+    plan.group.bind(call, node);
     plan.group.start(call);
+  }
+
+  /**
+   * The node for the call's key through its plan's group, in that client instance's own view:
+   * the key's node, or with client-side ejection the next live node on the ring (rehash), or -1
+   * to skip the cache (miss).
+   */
+  private route(call: Call, plan: CallPlan): number {
+    const node = planNode(plan, call.key);
+    const group = plan.group;
+    if (plan.cache === null || group.markDown === null) return node;
+    const instance = call.userSeq % group.instances;
+    if (!group.isMarkedDown(instance, node)) return node;
+    group.stats.routedAround++;
+    if (group.markDown.then === 'miss') return -1;
+    return plan.cache.nodeOfKeyAvoiding(call.key, group, instance);
   }
 
   reply(callId: number, gen: number, reason: number, hit: boolean): void {
@@ -39,9 +72,12 @@ export class CallFlow implements CallSettler {
         return plan.onMiss.group.start(call);
       }
       if (call.stage === STAGE_MISS && plan.fill) {
-        call.stage = STAGE_FILL;
-        plan.group.bind(call, planNode(plan, call.key));
-        return plan.group.start(call);
+        const node = this.route(call, plan);
+        if (node >= 0) {
+          call.stage = STAGE_FILL;
+          plan.group.bind(call, node);
+          return plan.group.start(call);
+        }
       }
     }
     this.settle(call, 0);
@@ -52,7 +88,7 @@ export class CallFlow implements CallSettler {
     this.settle(call, call.stage === STAGE_FILL ? 0 : reason);
   }
 
-  private settle(call: Call, reason: number): void {
+  settle(call: Call, reason: number): void {
     call.state = CALL_SETTLED;
     if (call.parent < 0) this.ctx.listener.userCompleted(call, reason);
     else {

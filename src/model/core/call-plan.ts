@@ -10,11 +10,12 @@ export interface CallPlan {
   node: number;
   /** kinds[k] = 1 when requests of kind k make the call; null = every kind. */
   kinds: Uint8Array | null;
+  /** One call per key, at most the group's (mutable) fanoutLimit in flight. */
   perItem: boolean;
-  /** Items of one request in flight at once (the group's fanoutLimit; 1 unless perItem). */
-  fanoutLimit: number;
-  onMiss: { group: ClientGroupModel; node: number } | null;
+  onMiss: { group: ClientGroupModel; node: number; readThrough: boolean } | null;
   fill: boolean;
+  /** A write: a database makes a new version of the key; a cache sets it. */
+  write: boolean;
 }
 
 /** The destination node of a call for `key`. */

@@ -4,8 +4,9 @@ import { Rng, deriveSeed } from '../../schedule/rng.ts';
 import type { ClientGroup } from '../topology.ts';
 import type { ModelContext } from './context.ts';
 import type { HostState } from './host.ts';
+import { HotKeyCache } from './hot-keys.ts';
 import { Pool } from './pool.ts';
-import { CHECKOUT_TIMEOUT, DIAL_ERROR, POOL_DISABLED, TIMEOUT } from './reasons.ts';
+import { CHECKOUT_TIMEOUT, CONNECTION_REFUSED, DIAL_ERROR, POOL_DISABLED, TIMEOUT } from './reasons.ts';
 import { CALL_BACKOFF, CALL_DIALING, CALL_SENT, CALL_WAITING, type Call } from './records.ts';
 
 const EV_CONNECTED = 1;
@@ -20,6 +21,14 @@ export class ClientGroupStats {
   timeouts = 0;
   checkoutTimeouts = 0;
   retries = 0;
+  /** Retries refused because the instance's token bucket was empty. */
+  retriesDenied = 0;
+  /** Nodes marked dead (per instance) after consecutive failures. */
+  markDowns = 0;
+  /** Cache calls that skipped or re-routed around a node this instance had marked dead. */
+  routedAround = 0;
+  /** Dials refused by a destination at its connection limit. */
+  refused = 0;
   /** Calls waiting for a connection right now. */
   waiting = 0;
   waitingHighWater = 0;
@@ -38,7 +47,8 @@ export class ClientGroupModel implements EventHandler {
   readonly stats = new ClientGroupStats();
   readonly pools: Pool[] = [];
   readonly instances: number;
-  readonly fanoutLimit: number;
+  /** Mutable: an operator may switch a limit on mid-run (timeline `set`). */
+  fanoutLimit: number;
   /** False for the implicit group of users calling `entry` directly: no pool, no timeout. */
   readonly pooled: boolean;
   private readonly targetSlot: Int32Array;
@@ -46,10 +56,21 @@ export class ClientGroupModel implements EventHandler {
   private readonly connectCostUs: number;
   private readonly retryCount: number;
   private readonly backoff: ClientGroup['retries']['backoff'];
+  private readonly bucket: NonNullable<ClientGroup['retries']['tokenBucket']> | null;
+  /** Retry tokens per instance (token bucket). */
+  private readonly tokens: Float64Array;
   private readonly rng: Rng;
   private readonly handlerId: number;
   private readonly checkoutDeadlines: DeadlineQueue | null;
   private readonly replyDeadlines: DeadlineQueue | null;
+  readonly markDown: NonNullable<ClientGroup['markDown']> | null;
+  /** Hot-key detection and in-process cache (null: none). */
+  readonly hotKeys: HotKeyCache | null;
+  /** Per pool (instance × node): consecutive failed attempts, and until when the node is dead for that instance. */
+  private readonly consecutiveFailures: Int32Array;
+  private readonly deadUntilUs: Float64Array;
+  /** Incremented when the process owning this group restarts: calls bound earlier are orphans. */
+  private epoch = 0;
 
   constructor(
     private readonly ctx: ModelContext,
@@ -66,6 +87,8 @@ export class ClientGroupModel implements EventHandler {
     this.connectCostUs = spec.pool.connectCost;
     this.retryCount = spec.retries.count;
     this.backoff = spec.retries.backoff;
+    this.bucket = spec.retries.tokenBucket ?? null;
+    this.tokens = new Float64Array(this.bucket === null ? 0 : spec.instances).fill(this.bucket?.capacity ?? 0);
     this.rng = new Rng(deriveSeed(ctx.seed, `model:clientGroup:${name}`));
     this.handlerId = ctx.sim.register(this);
     this.targetCount = targets.length;
@@ -73,9 +96,16 @@ export class ClientGroupModel implements EventHandler {
     targets.forEach((node, slot) => (this.targetSlot[node] = slot));
     if (host) {
       for (let instance = 0; instance < spec.instances; instance++) {
-        for (const node of targets) this.pools.push(new Pool(spec.pool.maxOpen, spec.pool.maxIdle, host, host.table(instance, node)));
+        for (const node of targets) this.pools.push(new Pool(spec.pool.maxOpen, spec.pool.maxIdle, spec.pool.pipelining, host, host.table(instance, node)));
       }
     }
+    this.maxOpenEver = spec.pool.maxOpen;
+    this.markDown = spec.markDown ?? null;
+    const hk = spec.hotKeyCache;
+    this.hotKeys = hk ? new HotKeyCache(spec.instances, hk.sampleRate, hk.threshold, hk.window, hk.ttl, new Rng(deriveSeed(ctx.seed, `model:clientGroup:${name}:hotKeys`))) : null;
+    const pairs = this.markDown === null ? 0 : spec.instances * targets.length;
+    this.consecutiveFailures = new Int32Array(pairs);
+    this.deadUntilUs = new Float64Array(pairs);
     const calls = ctx.calls.items;
     this.checkoutDeadlines =
       this.pooled && Number.isFinite(spec.pool.checkoutTimeout)
@@ -92,6 +122,33 @@ export class ClientGroupModel implements EventHandler {
       : null;
   }
 
+  /** True when `instance` currently holds `node` for dead (its own view; always false without markDown). */
+  isMarkedDown(instance: number, node: number): boolean {
+    if (this.markDown === null) return false;
+    const slot = this.targetSlot[node]!;
+    return slot >= 0 && this.deadUntilUs[instance * this.targetCount + slot]! > this.ctx.sim.nowUs;
+  }
+
+  /** (instance, node) pairs marked dead right now. */
+  markedDownNow(): number {
+    let n = 0;
+    const now = this.ctx.sim.nowUs;
+    for (let i = 0; i < this.deadUntilUs.length; i++) if (this.deadUntilUs[i]! > now) n++;
+    return n;
+  }
+
+  /** An operator changes every pool's max connections (0 switches the calls off). */
+  setMaxOpen(maxOpen: number): void {
+    for (const pool of this.pools) pool.maxOpen = maxOpen;
+    this.maxOpenEver = Math.max(this.maxOpenEver, maxOpen);
+  }
+
+  /**
+   * The largest maxOpen the pools had during the run (the bound on open connections: lowering the
+   * max does not close connections in use, and waiters already queued still get released ones).
+   */
+  maxOpenEver: number;
+
   /** Points `call` at `node` through this group: instance by user request, pool by (instance, node). */
   bind(call: Call, node: number): void {
     const slot = this.targetSlot[node]!;
@@ -101,6 +158,39 @@ export class ClientGroupModel implements EventHandler {
     call.instance = call.userSeq % this.instances;
     call.pool = call.instance * this.targetCount + slot;
     call.attempt = 1;
+    call.epoch = this.epoch;
+  }
+
+  /**
+   * The owning process died: its sockets are closed by the kernel (an active close, so every open
+   * connection's port goes to TIME_WAIT on the host, which outlives the process), waiters vanish,
+   * and calls still out are orphans — dropped without a word to their (dead) parent when their
+   * next event arrives.
+   */
+  processRestarted(): void {
+    this.epoch++;
+    const calls = this.ctx.calls.items;
+    for (const pool of this.pools) {
+      while (pool.waiters.size > 0) {
+        const call = calls[pool.waiters.popFront()]!;
+        const gen = pool.waiters.popFront();
+        if (call.gen === gen && call.state === CALL_WAITING) {
+          this.stats.waiting--;
+          this.ctx.freeCall(call);
+        }
+      }
+      this.ctx.totals.idle -= pool.idle;
+      pool.idle = 0;
+      pool.spare = 0;
+      while (pool.open > 0) this.close(pool);
+    }
+  }
+
+  /** True (and the call is freed) when the call belongs to a process that has since restarted. */
+  private orphaned(call: Call): boolean {
+    if (call.epoch === this.epoch) return false;
+    this.ctx.freeCall(call);
+    return true;
   }
 
   /** Starts an attempt: an idle connection, else a new one, else a FIFO wait (bounded by checkoutTimeout). */
@@ -109,6 +199,11 @@ export class ClientGroupModel implements EventHandler {
     if (!this.pooled) return this.send(call);
     const pool = this.pools[call.pool]!;
     if (pool.maxOpen === 0) return this.attemptFailed(call, POOL_DISABLED);
+    if (pool.spare > 0) {
+      // Pipelining: another request on a connection that has a free slot.
+      pool.spare--;
+      return this.send(call);
+    }
     if (pool.idle > 0) {
       pool.idle--;
       this.ctx.totals.idle--;
@@ -124,16 +219,20 @@ export class ClientGroupModel implements EventHandler {
 
   handle(code: number, callId: number): void {
     const call = this.ctx.calls.items[callId]!;
+    if (this.orphaned(call)) return;
     if (code === EV_CONNECTED) this.send(call);
     else if (code === EV_BACKOFF_DONE) this.start(call);
   }
 
   /** A node's reply to a call still waiting for it (checked by the caller). */
   replied(call: Call, reason: number, hit: boolean): void {
+    if (this.orphaned(call)) return;
     call.gen++;
     if (this.pooled) this.release(this.pools[call.pool]!);
     if (reason !== 0) return this.attemptFailed(call, reason);
     call.hit = hit;
+    if (this.markDown !== null) this.consecutiveFailures[call.pool] = 0;
+    if (this.bucket !== null) this.tokens[call.instance] = Math.min(this.bucket.capacity, this.tokens[call.instance]! + this.bucket.perSuccess);
     this.ctx.flow.attemptSucceeded(call);
   }
 
@@ -142,8 +241,18 @@ export class ClientGroupModel implements EventHandler {
       this.stats.dialErrors++;
       return this.attemptFailed(call, DIAL_ERROR);
     }
+    const connections = this.ctx.connections;
+    if (connections[call.node]! >= this.ctx.connectionLimit[call.node]!) {
+      // The destination is at its fd / connection limit: it refuses the connection.
+      this.stats.refused++;
+      return this.attemptFailed(call, CONNECTION_REFUSED);
+    }
+    connections[call.node]!++;
+    pool.node = call.node;
     pool.host.opened(pool.table);
     if (++pool.open > pool.openHighWater) pool.openHighWater = pool.open;
+    // This call takes one slot of the new connection; the rest are free for pipelining.
+    pool.spare += pool.depth - 1;
     this.ctx.totals.open++;
     this.stats.dials++;
     if (this.connectCostUs > 0) {
@@ -162,6 +271,15 @@ export class ClientGroupModel implements EventHandler {
   private release(pool: Pool): void {
     const waiter = this.nextWaiter(pool);
     if (waiter) return this.send(waiter);
+    if (pool.depth > 1) {
+      // A slot frees up; a connection with every slot free is idle, and closed beyond maxIdle.
+      pool.spare++;
+      if (pool.spare >= pool.depth && Math.floor(pool.spare / pool.depth) > pool.maxIdle) {
+        pool.spare -= pool.depth;
+        this.close(pool);
+      }
+      return;
+    }
     if (pool.idle < pool.maxIdle) {
       pool.idle++;
       this.ctx.totals.idle++;
@@ -174,6 +292,7 @@ export class ClientGroupModel implements EventHandler {
     pool.open--;
     this.ctx.totals.open--;
     this.stats.closes++;
+    this.ctx.connections[pool.node]!--;
     pool.host.closed(pool.table);
   }
 
@@ -193,11 +312,15 @@ export class ClientGroupModel implements EventHandler {
   }
 
   private replyExpired(call: Call): void {
+    if (this.orphaned(call)) return;
     call.gen++;
     this.stats.timeouts++;
     // The reply may still come; the client cannot match it any more, so it drops the connection.
     const pool = this.pooled ? this.pools[call.pool]! : null;
-    if (pool) {
+    if (pool !== null && pool.depth > 1) {
+      // Pipelined: the slot is abandoned (its late reply will be discarded), the connection stays.
+      this.release(pool);
+    } else if (pool !== null) {
       this.close(pool);
       // The closed connection frees a slot under maxOpen: dial for the oldest waiter.
       while (pool.open < pool.maxOpen) {
@@ -210,6 +333,7 @@ export class ClientGroupModel implements EventHandler {
   }
 
   private checkoutExpired(call: Call): void {
+    if (this.orphaned(call)) return;
     call.gen++;
     this.stats.waiting--;
     this.stats.checkoutTimeouts++;
@@ -217,7 +341,13 @@ export class ClientGroupModel implements EventHandler {
   }
 
   private attemptFailed(call: Call, reason: number): void {
-    if (call.attempt <= this.retryCount) {
+    const markDown = this.markDown;
+    if (markDown !== null && this.pooled && ++this.consecutiveFailures[call.pool]! >= markDown.failures) {
+      this.consecutiveFailures[call.pool] = 0;
+      this.deadUntilUs[call.pool] = this.ctx.sim.nowUs + markDown.duration;
+      this.stats.markDowns++;
+    }
+    if (call.attempt <= this.retryCount && this.takeRetryToken(call.instance)) {
       this.stats.retries++;
       call.state = CALL_BACKOFF;
       this.ctx.sim.after(this.backoffUs(call.attempt), this.handlerId, EV_BACKOFF_DONE, call.id);
@@ -225,6 +355,16 @@ export class ClientGroupModel implements EventHandler {
       return;
     }
     this.ctx.flow.callFailed(call, reason);
+  }
+
+  private takeRetryToken(instance: number): boolean {
+    if (this.bucket === null) return true;
+    if (this.tokens[instance]! < 1) {
+      this.stats.retriesDenied++;
+      return false;
+    }
+    this.tokens[instance]! -= 1;
+    return true;
   }
 
   /** Delay before retry n (1-based): base·2^(n−1) capped at max, with the configured jitter. */

@@ -34,6 +34,11 @@ export class ModelContext {
   readonly tasks = new RecordPool((id) => new Task(id));
   readonly nodes: ModelNode[] = [];
   readonly totals: ConnectionTotals = { open: 0, idle: 0, timeWait: 0 };
+  /** Open connections per destination node (every client together), against its connection limit. */
+  connections = new Int32Array(0);
+  connectionLimit = new Float64Array(0);
+  /** Newest version of every key (written by database writes), when some cache tracks copies. */
+  keyVersion = new Uint32Array(0);
   /** Set once by `buildModel` (the flow needs the context first). */
   flow: CallSettler = undefined as unknown as CallSettler;
 
@@ -53,6 +58,7 @@ export class ModelContext {
   freeTask(task: Task): void {
     task.state = TASK_FREE;
     task.service = null;
+    task.fillCache = null;
     this.tasks.release(task);
   }
 }

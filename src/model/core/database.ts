@@ -2,8 +2,8 @@ import type { EventHandler } from '../engine/simulation.ts';
 import { IntDeque } from '../engine/int-deque.ts';
 import type { Sampler } from '../../schedule/sample.ts';
 import type { ModelContext, ModelNode } from './context.ts';
-import { QUEUE_FULL } from './reasons.ts';
-import { TASK_QUEUED, TASK_REJECTED, TASK_RUNNING, type Call, type Task } from './records.ts';
+import { QUEUE_FULL, RATE_LIMITED } from './reasons.ts';
+import { STAGE_MISS, STAGE_PRIMARY, TASK_QUEUED, TASK_REJECTED, TASK_RUNNING, type Call, type Task } from './records.ts';
 
 const EV_OP_DONE = 1;
 const EV_REJECT = 2;
@@ -14,6 +14,8 @@ export class DatabaseStats {
   /** Σ service latency (after the slowdown factor), µs. */
   latencyUs = 0;
   outstandingHighWater = 0;
+  /** Turned away by the quota. */
+  rateLimited = 0;
 }
 
 /**
@@ -26,6 +28,8 @@ export class DatabaseStats {
 export class DatabaseNode implements ModelNode, EventHandler {
   readonly stats = new DatabaseStats();
   inService = 0;
+  /** Injected latency added to every operation (timeline `latency`). */
+  extraLatencyUs = 0;
   readonly queue = new IntDeque(64);
   private readonly handlerId: number;
 
@@ -36,8 +40,27 @@ export class DatabaseNode implements ModelNode, EventHandler {
     private readonly queueLimit: number,
     private readonly slowdown: number,
     private readonly latency: Sampler,
+    /** Quota, operations/s (Infinity: none). */
+    private readonly rateLimit = Number.POSITIVE_INFINITY,
   ) {
     this.handlerId = ctx.sim.register(this);
+    this.burst = Math.max(1, rateLimit / 10);
+    this.tokens = this.burst;
+  }
+
+  private readonly burst: number;
+  private tokens: number;
+  private tokensAtUs = 0;
+
+  /** Takes a quota token if one is left (the bucket refills continuously at rateLimit). */
+  private admitted(): boolean {
+    if (this.rateLimit === Number.POSITIVE_INFINITY) return true;
+    const now = this.ctx.sim.nowUs;
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.tokensAtUs) * this.rateLimit) / 1e6);
+    this.tokensAtUs = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
   }
 
   /** Operations in the database: in service plus queued. */
@@ -50,6 +73,17 @@ export class DatabaseNode implements ModelNode, EventHandler {
     task.originCall = call.id;
     task.originGen = call.gen;
     task.reason = 0;
+    task.key = call.key;
+    task.isSet = call.plan !== null && call.plan.write && call.stage === STAGE_PRIMARY;
+    const plan = call.plan;
+    task.fillCache = plan !== null && call.stage === STAGE_MISS && plan.onMiss !== null && plan.onMiss.readThrough ? plan.cache : null;
+    if (!this.admitted()) {
+      this.stats.rateLimited++;
+      task.state = TASK_REJECTED;
+      task.reason = RATE_LIMITED;
+      this.ctx.sim.after(0, this.handlerId, EV_REJECT, task.id);
+      return;
+    }
     if (this.inService < this.concurrency) this.start(task);
     else if (this.queue.size < this.queueLimit) {
       task.state = TASK_QUEUED;
@@ -69,6 +103,8 @@ export class DatabaseNode implements ModelNode, EventHandler {
     if (code === EV_OP_DONE) {
       this.inService--;
       this.stats.completed++;
+      if (task.isSet && this.ctx.keyVersion.length > 0) this.ctx.keyVersion[task.key]!++;
+      if (task.fillCache !== null) task.fillCache.fillThrough(task.key);
       if (this.queue.size > 0) this.start(this.ctx.tasks.items[this.queue.popFront()]!);
     }
     this.ctx.flow.reply(task.originCall, task.originGen, task.reason, false);
@@ -79,7 +115,7 @@ export class DatabaseNode implements ModelNode, EventHandler {
     task.state = TASK_RUNNING;
     this.inService++;
     const backlog = this.outstanding / this.concurrency - 1;
-    const latencyUs = backlog > 0 && this.slowdown > 0 ? Math.round(this.latency() * (1 + this.slowdown * backlog)) : this.latency();
+    const latencyUs = (backlog > 0 && this.slowdown > 0 ? Math.round(this.latency() * (1 + this.slowdown * backlog)) : this.latency()) + this.extraLatencyUs;
     this.stats.latencyUs += latencyUs;
     this.ctx.sim.after(latencyUs, this.handlerId, EV_OP_DONE, task.id);
   }

@@ -10,6 +10,10 @@ export class Pool {
   open = 0;
   idle = 0;
   openHighWater = 0;
+  /** Pipelining only (depth > 1): request slots free on open connections. */
+  spare = 0;
+  /** Destination node (set at the first dial; a pool serves one node). */
+  node = 0;
   /** (call id, gen) pairs, oldest first; entries whose call has moved on are skipped when popped. */
   readonly waiters = new IntDeque(8);
 
@@ -17,6 +21,8 @@ export class Pool {
     /** Mutable: a later timeline event can change it at run time (the Black Friday fix). */
     public maxOpen: number,
     public maxIdle: number,
+    /** Requests outstanding per connection (1: no pipelining). */
+    readonly depth: number,
     readonly host: HostState,
     /** The host's port table for this (machine, node). */
     readonly table: number,

@@ -2,7 +2,7 @@
  * Why a request or call failed. Short snake_case names, registered with the recorder at setup;
  * code 0 is success. A failure deep in the stack fails every caller above it with the same reason.
  */
-export const REASON_NAMES = ['ok', 'timeout', 'dial_error', 'checkout_timeout', 'queue_full', 'pool_disabled', 'unfinished'] as const;
+export const REASON_NAMES = ['ok', 'timeout', 'dial_error', 'checkout_timeout', 'queue_full', 'pool_disabled', 'unfinished', 'connection_refused', 'connection_reset', 'rate_limited', 'expired'] as const;
 export type ReasonName = (typeof REASON_NAMES)[number];
 
 export const OK = 0;
@@ -18,3 +18,11 @@ export const QUEUE_FULL = 4;
 export const POOL_DISABLED = 5;
 /** Still in flight when the run's drain limit ran out. */
 export const UNFINISHED = 6;
+/** The destination process is down (OOM-killed, restarting): nothing listens on the port. */
+export const CONNECTION_REFUSED = 7;
+/** The destination process died with the request in it. */
+export const CONNECTION_RESET = 8;
+/** The destination's quota, rate limit or admission control turned the request away. */
+export const RATE_LIMITED = 9;
+/** Waited in a queue longer than its dropAfter: dropped at dequeue instead of served. */
+export const EXPIRED = 10;

@@ -1,3 +1,4 @@
+import type { CacheNode } from './cache.ts';
 import type { CallPlan } from './call-plan.ts';
 import type { ClientGroupModel } from './client-group.ts';
 import type { ServiceNode } from './service.ts';
@@ -41,6 +42,8 @@ export class Call {
   attempt = 0;
   /** The key of a per-item or cache call. */
   key = 0;
+  /** The client group's process epoch at bind: a restart of the owning process orphans the call. */
+  epoch = 0;
   /** The last cache reply was a hit. */
   hit = false;
   /** The user request's schedule position: picks the client instance at every hop. */
@@ -98,10 +101,18 @@ export class Task {
   inFlight = 0;
   pumping = false;
   repump = false;
+  /** The service process's epoch when the task arrived; a restart makes older tasks dead. */
+  epoch = 0;
+  /** Log writes of this request's failed calls still blocking (the items finish when they do). */
+  pendingLogs = 0;
+  /** Waiting for a core (cpus) or running its serviceTime: an EV_SERVICE_DONE may be pending. */
+  onCpu = false;
   // Cache and database operations:
   key = 0;
   shard = 0;
   isSet = false;
+  /** Database reads of a read-through miss: the cache the completed read fills. */
+  fillCache: CacheNode | null = null;
 
   constructor(readonly id: number) {}
 

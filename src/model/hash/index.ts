@@ -1,14 +1,17 @@
 import type { HashName } from '../topology/cache.ts';
 import { fnv1_32, fnv1a_32 } from './fnv.ts';
+import { md5_32 } from './md5.ts';
 import { murmur3_32 } from './murmur3.ts';
 
 export { fnv1_32, fnv1a_32 } from './fnv.ts';
 export { murmur3_32 } from './murmur3.ts';
+export { md5_32 } from './md5.ts';
 
 const HASHES: Readonly<Record<HashName, (bytes: Uint8Array, length: number) => number>> = {
   fnv1_32,
   fnv1a_32,
   murmur3: (bytes, length) => murmur3_32(bytes, 0, length),
+  md5: md5_32,
 };
 
 const encoder = new TextEncoder();

@@ -16,6 +16,15 @@ export const HostSchema = z
       .default(28_232)
       .meta({ description: 'Ephemeral ports per (source host, destination node): open + TIME_WAIT connections ≤ this. Linux default 32768–60999 = 28232.' }),
     timeWait: duration.prefault('60s').meta({ description: 'How long a closed connection holds its port in TIME_WAIT (Linux: fixed 60s).' }),
+    sourceAddresses: z
+      .number()
+      .int()
+      .min(1)
+      .default(1)
+      .meta({
+        description:
+          'Source IPs the client dials from, at random (Bluesky’s band-aid: a random address in 127.0.0.0/8). Each has its own port range, so a tuple space holds portRange × sourceAddresses connections; the churn stays.',
+      }),
   })
   .meta({ description: 'Kernel state of the machines a client group runs on.' });
 export type Host = z.output<typeof HostSchema>;
@@ -29,6 +38,15 @@ export const PoolSchema = z
       .prefault('inf')
       .meta({ description: 'Idle connections kept per (instance, destination node); a released connection beyond this is closed and its port goes to TIME_WAIT. gomemcache and Go net/http default to 2.' }),
     connectCost: duration.prefault('0s').meta({ description: 'Time to dial a new connection (TCP handshake, TLS).' }),
+    pipelining: z
+      .number()
+      .int()
+      .min(1)
+      .default(1)
+      .meta({
+        description:
+          'Requests outstanding per connection (pipelining depth; Twitter 2014-03: pipelining so 1–2 connections suffice). 1: one request per connection. Above 1 a timed-out request abandons its slot (the late reply is read and discarded) instead of closing the connection [guess].',
+      }),
     checkoutTimeout: durationOrInfinite
       .prefault('inf')
       .meta({ description: 'Longest wait for a connection when the pool is at maxOpen; then the call fails with `checkout_timeout`. "inf" waits forever (the Black Friday bug).' }),
@@ -51,9 +69,43 @@ export const RetriesSchema = z
   .strictObject({
     count: z.number().int().min(0).default(0).meta({ description: 'Retries after the first attempt (attempts = 1 + count).' }),
     backoff: BackoffSchema.prefault({}),
+    tokenBucket: z
+      .strictObject({
+        capacity: z.number().positive().default(10).meta({ description: 'Most tokens an instance holds (and starts with).' }),
+        perSuccess: z
+          .number()
+          .nonnegative()
+          .default(0.1)
+          .meta({ description: 'Tokens earned per successful attempt; a retry costs one. 0.1 caps retries at ~10% of successes: the SRE retry budget.' }),
+      })
+      .optional()
+      .meta({ description: 'Retry token bucket per client instance (Brooker 2022, AWS SDKs): no token, no retry. Absent: every failure may retry.' }),
   })
   .meta({ description: 'Retries of a failed attempt (any failure reason). Each attempt gets its own timeout.' });
 export type Retries = z.output<typeof RetriesSchema>;
+
+export const MarkDownSchema = z
+  .strictObject({
+    failures: z.number().int().min(1).meta({ description: 'Consecutive failed attempts to one node before this client instance marks it dead (2014-01: 5; 2018-06: 12).' }),
+    duration: duration.meta({ description: 'How long the node stays dead for this instance (Twitter: 30 s).' }),
+    then: z
+      .enum(['miss', 'rehash'])
+      .default('miss')
+      .meta({
+        description:
+          'Cache calls to a dead node: miss = skip the cache (read the fallback, no fill; 2018-06); rehash = use the next live node on the ketama ring, in this instance’s own view (2011-08).',
+      }),
+  })
+  .meta({ description: 'Client-side ejection: each instance keeps its own view of which nodes are dead.' });
+
+export const HotKeyCacheSchema = z
+  .strictObject({
+    sampleRate: z.number().gt(0).max(1).default(0.01).meta({ description: 'Share of cache calls sampled into the detector (Twitter 2018: 1%).' }),
+    threshold: z.number().int().min(1).default(10).meta({ description: 'Samples of one key within a window that make it hot.' }),
+    window: duration.prefault('1s').meta({ description: 'Counting window; counts reset at its end.' }),
+    ttl: duration.prefault('10s').meta({ description: 'How long a promoted key is served from the in-process cache.' }),
+  })
+  .meta({ description: 'Hot-key detection per client instance (sampled counts) with promotion to an in-process cache: a promoted key’s reads never leave the client.' });
 
 export const ClientGroupSchema = z
   .strictObject({
@@ -75,6 +127,8 @@ export const ClientGroupSchema = z
       .prefault('inf')
       .meta({ description: 'Per-attempt deadline from sending the request (connection in hand) to the reply; then the connection is closed and the attempt fails with `timeout`. Server work is not cancelled.' }),
     retries: RetriesSchema.prefault({}),
+    markDown: MarkDownSchema.optional(),
+    hotKeyCache: HotKeyCacheSchema.optional(),
   })
   .meta({ description: 'The caller side of an edge: client instances, their connection pools, timeout, retries and fan-out limit.' });
 export type ClientGroup = z.output<typeof ClientGroupSchema>;

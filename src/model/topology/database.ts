@@ -16,9 +16,17 @@ export const DatabaseSchema = z
       }),
     queue: z
       .strictObject({
-        limit: countOrInfinite.prefault('inf').meta({ description: 'Operations that may wait; one more is rejected with `queue_full`.' }),
+        limit: countOrInfinite
+          .prefault('inf')
+          .meta({ description: 'Operations that may wait; one more is rejected with `queue_full`. A small limit is admission control: fail fast so admitted reads finish in time.' }),
       })
       .prefault({}),
+    rateLimit: countOrInfinite
+      .prefault('inf')
+      .meta({
+        description:
+          'Quota in operations/s (a token bucket holding at most 100 ms of tokens); an operation without a token is rejected at once with `rate_limited`. "inf": no quota.',
+      }),
   })
   .meta({ description: 'A database node (ScyllaDB, MySQL): limited concurrency with latency that grows under load.' });
 export type Database = z.output<typeof DatabaseSchema>;

@@ -41,6 +41,7 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
     if (group.host !== undefined && !hosts.has(group.host)) issues.push({ path: ['clientGroups', name, 'host'], message: `expected the name of a host in hosts, got "${group.host}"` });
   }
   for (const [service, spec] of Object.entries(t.services)) {
+    if (spec.gc && !spec.memory) issues.push({ path: ['services', service, 'gc'], message: 'gc needs `memory` (its limit is the heap the collector works against)' });
     spec.calls.forEach((call, i) => {
       const at = ['services', service, 'calls', i];
       const target = kindOf.get(call.to);
@@ -54,6 +55,35 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
       }
     });
   }
+  t.timeline.forEach((event, i) => {
+    const at = ['timeline', i];
+    const expect = (name: string | undefined, kind: 'cache' | 'service', where: string[]) => {
+      if (name !== undefined && kindOf.get(name) !== kind) issues.push({ path: [...at, ...where], message: `expected the name of a ${kind}, got "${name}"` });
+    };
+    if ('addShards' in event) expect(event.addShards.cache, 'cache', ['addShards', 'cache']);
+    if ('restart' in event) expect(event.restart.service, 'service', ['restart', 'service']);
+    if ('latency' in event) {
+      const l = event.latency;
+      expect(l.service, 'service', ['latency', 'service']);
+      expect(l.cache, 'cache', ['latency', 'cache']);
+      if (l.database !== undefined && kindOf.get(l.database) !== 'database') issues.push({ path: [...at, 'latency', 'database'], message: `expected the name of a database, got "${l.database}"` });
+      if ([l.service, l.cache, l.database].filter((x) => x !== undefined).length !== 1) issues.push({ path: [...at, 'latency'], message: 'expected exactly one of `service`, `cache` or `database`' });
+    }
+    if ('flush' in event) expect(event.flush.cache, 'cache', ['flush', 'cache']);
+    if ('restoreShards' in event) expect(event.restoreShards.cache, 'cache', ['restoreShards', 'cache']);
+    if ('removeShards' in event) {
+      expect(event.removeShards.cache, 'cache', ['removeShards', 'cache']);
+      const cache = t.caches[event.removeShards.cache];
+      if (cache && event.removeShards.count >= cache.shards) issues.push({ path: [...at, 'removeShards', 'count'], message: `a cache keeps at least one shard; "${event.removeShards.cache}" has ${cache.shards}` });
+    }
+    if ('dip' in event) {
+      expect(event.dip.cache, 'cache', ['dip', 'cache']);
+      expect(event.dip.service, 'service', ['dip', 'service']);
+      if ((event.dip.cache === undefined) === (event.dip.service === undefined)) issues.push({ path: [...at, 'dip'], message: 'expected exactly one of `cache` or `service`' });
+      if (event.for >= event.every) issues.push({ path: [...at, 'for'], message: 'a dip must be shorter than its period' });
+    }
+    if ('set' in event && !groups.has(event.set.clientGroup)) issues.push({ path: [...at, 'set', 'clientGroup'], message: `expected the name of a client group in clientGroups, got "${event.set.clientGroup}"` });
+  });
   const cycle = findCallCycle(t);
   if (cycle) issues.push({ path: ['services', cycle[0]!, 'calls'], message: `services call each other in a cycle: ${cycle.join(' → ')}` });
   return issues;

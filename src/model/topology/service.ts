@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { timeDistribution } from '../../profile/distribution.ts';
 import { componentName, positiveCountOrInfinite, QueueSchema } from './common.ts';
+import { ErrorLogSchema, GcSchema, MemorySchema } from './process.ts';
 
 export const CallSchema = z
   .strictObject({
@@ -19,9 +20,23 @@ export const CallSchema = z
       .strictObject({
         to: componentName.meta({ description: 'The database (or service) read on a cache miss.' }),
         via: componentName.meta({ description: 'The client group for the miss path.' }),
+        readThrough: z
+          .boolean()
+          .default(false)
+          .meta({
+            description:
+              'The fallback fills the cache itself when its read completes, whether or not the caller still waits (HotOS’21 §3: read-through fill). false: look-aside — only a caller that got the value in time writes it back (`fill`).',
+          }),
       })
       .optional()
       .meta({ description: 'Caches only: look-aside read on a miss.' }),
+    write: z
+      .boolean()
+      .default(false)
+      .meta({
+        description:
+          'A write: to a database it makes a new version of the key; to a cache it sets the key (at the shard this client instance sees as its owner) with the newest version. Without it calls are reads.',
+      }),
     fill: z
       .boolean()
       .default(true)
@@ -42,6 +57,13 @@ export const ServiceSchema = z
       .optional()
       .meta({ description: 'Extra CPU time per key of the request (one draw per key), added to serviceTime.' }),
     calls: z.array(CallSchema).default([]),
+    cpus: positiveCountOrInfinite
+      .prefault('inf')
+      .meta({ description: 'Cores running serviceTime; a request that has a worker waits FIFO for a core. "inf": CPU is never the bottleneck (workers are).' }),
+    threads: z.number().int().min(0).default(0).meta({ description: 'OS threads at idle (a gauge; blocked log writers add to it, each costing memory.perThread).' }),
+    memory: MemorySchema.optional(),
+    gc: GcSchema.optional(),
+    errorLog: ErrorLogSchema.optional(),
   })
   .meta({ description: 'A service: a worker pool with a queue; each request takes serviceTime, then makes its calls.' });
 export type Service = z.output<typeof ServiceSchema>;

@@ -23,7 +23,23 @@ export interface ModelDetails {
   databases: Record<string, { completed: number; rejected: number; meanLatencyUs: number; outstandingHighWater: number }>;
   clientGroups: Record<
     string,
-    { attempts: number; dials: number; dialErrors: number; closes: number; timeouts: number; checkoutTimeouts: number; retries: number; waiting: number; waitingHighWater: number; openHighWaterPerPool: number; maxOpen: number | 'inf' }
+    {
+      attempts: number;
+      dials: number;
+      dialErrors: number;
+      closes: number;
+      timeouts: number;
+      checkoutTimeouts: number;
+      retries: number;
+      retriesDenied: number;
+      markDowns: number;
+      routedAround: number;
+      refused: number;
+      waiting: number;
+      waitingHighWater: number;
+      openHighWaterPerPool: number;
+      maxOpen: number | 'inf';
+    }
   >;
   hosts: Record<string, { portRange: number; timeWait: number; timeWaitHighWaterPerTuple: number; portsHighWaterPerTuple: number }>;
   warnings: string[];

@@ -1,0 +1,156 @@
+import { connect, type Socket } from 'node:net';
+import { ResponseParser, type ResponseSink } from './response-parser.ts';
+
+/** What a connection reports to its pool. */
+export interface ConnectionOwner {
+  /** The response to the oldest request on `connection` arrived. */
+  responded(connection: HttpConnection, slot: number, status: number): void;
+  /** Every request still on the connection failed with the socket (errno code or "closed"). */
+  failed(connection: HttpConnection, slot: number, cause: string): void;
+  /** The connection can take more requests (a response arrived, or it closed and may reconnect). */
+  freed(connection: HttpConnection): void;
+}
+
+/**
+ * One keep-alive HTTP/1.1 connection with up to `depth` pipelined requests. Requests are answered
+ * in order, so the in-flight slots are a FIFO ring; a timeout or socket error fails every request on
+ * it, because a pipelined HTTP/1.1 connection cannot skip one response.
+ */
+export class HttpConnection implements ResponseSink {
+  private socket: Socket | undefined;
+  private readonly ring: Int32Array;
+  private head = 0;
+  count = 0;
+  /** Sockets opened over the run (reconnects included). */
+  connects = 0;
+  connected = false;
+  /** The server said Connection: close; no new requests until it has closed. */
+  private closing = false;
+  private readonly parser = new ResponseParser(this);
+  private corked = false;
+
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+    readonly depth: number,
+    private readonly owner: ConnectionOwner,
+    private readonly isHead: (slot: number) => boolean,
+  ) {
+    this.ring = new Int32Array(depth);
+  }
+
+  get hasRoom(): boolean {
+    return this.count < this.depth && !this.closing;
+  }
+
+  /** The oldest request on the connection, or −1. */
+  get oldest(): number {
+    return this.count > 0 ? this.ring[this.head]! : -1;
+  }
+
+  /** Writes a request; the caller checked `hasRoom`. Writes within one tick are coalesced by cork. */
+  write(slot: number, bytes: string | Buffer): void {
+    const socket = this.socket ?? this.open();
+    if (this.count === 0) this.parser.expectNoBody = this.isHead(slot);
+    this.ring[(this.head + this.count) % this.depth] = slot;
+    this.count++;
+    if (!this.corked) {
+      this.corked = true;
+      socket.cork();
+      process.nextTick(uncork, this);
+    }
+    socket.write(bytes);
+  }
+
+  /** Dials now (before the run's clock starts); resolves when connected or failed, never rejects. */
+  preconnect(): Promise<void> {
+    const socket = this.socket ?? this.open();
+    return new Promise((resolve) => {
+      if (this.connected) return resolve();
+      socket.once('connect', () => resolve());
+      socket.once('close', () => resolve());
+    });
+  }
+
+  /** Forgets the oldest request (the caller has completed it); used when a run ends. */
+  dropOldest(): void {
+    if (this.count === 0) return;
+    this.head = (this.head + 1) % this.depth;
+    this.count--;
+  }
+
+  /** Fails every request on it with `cause` and drops the socket; the next write reconnects. */
+  abort(cause: string): void {
+    const socket = this.socket;
+    this.detach();
+    socket?.destroy();
+    this.failAll(cause);
+  }
+
+  onResponse(status: number, closeAfter: boolean): void {
+    const slot = this.ring[this.head]!;
+    this.head = (this.head + 1) % this.depth;
+    this.count--;
+    if (this.count > 0) this.parser.expectNoBody = this.isHead(this.ring[this.head]!);
+    if (closeAfter) this.closing = true;
+    this.owner.responded(this, slot, status);
+    if (!this.closing) this.owner.freed(this);
+  }
+
+  onProtocolError(message: string): void {
+    this.abort(`protocol: ${message}`);
+  }
+
+  private open(): Socket {
+    const socket = connect({ host: this.host, port: this.port, noDelay: true });
+    this.socket = socket;
+    this.connects++;
+    this.parser.reset();
+    this.closing = false;
+    socket.on('connect', () => {
+      if (this.socket === socket) this.connected = true;
+    });
+    socket.on('data', (data: Buffer) => {
+      if (this.socket === socket) this.parser.feed(data);
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (this.socket !== socket) return;
+      this.detach();
+      this.failAll(error.code ?? 'socket_error');
+    });
+    socket.on('close', () => {
+      if (this.socket !== socket) return;
+      this.parser.onEnd();
+      this.detach();
+      this.failAll('closed');
+    });
+    return socket;
+  }
+
+  private detach(): void {
+    this.socket = undefined;
+    this.connected = false;
+    this.closing = false;
+    this.corked = false;
+  }
+
+  private failAll(cause: string): void {
+    while (this.count > 0) {
+      const slot = this.ring[this.head]!;
+      this.head = (this.head + 1) % this.depth;
+      this.count--;
+      this.owner.failed(this, slot, cause);
+    }
+    this.head = 0;
+    this.owner.freed(this);
+  }
+
+  uncork(): void {
+    this.corked = false;
+    this.socket?.uncork();
+  }
+}
+
+function uncork(connection: HttpConnection): void {
+  connection.uncork();
+}

@@ -1,0 +1,274 @@
+import type { Profile } from '../../profile/types.ts';
+import type { ScheduledRequest } from '../../schedule/types.ts';
+import { OpenLoopRun, type Transport } from '../open-loop.ts';
+import type { DriverOptions } from '../index.ts';
+import type { Driver, DriverReport, RunContext } from '../types.ts';
+import { HttpConnection, type ConnectionOwner } from './connection.ts';
+import { StatsPoller } from './stats-poller.ts';
+import { RequestTemplate, valueSlab, type RequestTemplateSpec } from './template.ts';
+
+/** The profile's `http:` section with every default applied (durations in µs). */
+export interface HttpSettings {
+  connections: number;
+  pipelining: number;
+  timeout: number;
+  inFlightCap: number;
+  requests: Record<string, RequestTemplateSpec>;
+  statsPath?: string | undefined;
+}
+
+export const DEFAULT_HTTP: HttpSettings = {
+  connections: 8,
+  pipelining: 1,
+  timeout: 10_000_000,
+  inFlightCap: 10_000,
+  requests: { default: { method: 'GET', path: '/', headers: {} } },
+};
+
+/**
+ * The `http://host:port` target: open-loop HTTP/1.1 over a fixed pool of keep-alive connections
+ * on raw node:net sockets. Why not undici or autocannon: both read and write through their own
+ * request objects and promises/callbacks per request, and autocannon paces a closed loop (a
+ * connection sends its next request when the previous answered), which hides a stalled target.
+ * Here a request is a slot number and a string (or a buffer serialized once), written at its
+ * intended time; the response parser only finds the status and where the response ends.
+ */
+export function createHttpDriver(target: string, options: DriverOptions = {}): Driver {
+  const url = new URL(target);
+  return {
+    target,
+    run: (context) => runHttp(context, url, intervalOf(context), options),
+  };
+}
+
+async function runHttp(context: RunContext, url: URL, intervalUs: number, options: DriverOptions): Promise<DriverReport> {
+  const settings = context.profile.http ?? DEFAULT_HTTP;
+  const run = new OpenLoopRun(context, {
+    inFlightCap: settings.inFlightCap,
+    drainUs: settings.timeout + 1_000_000,
+    slice: options.slice,
+    awaitStart: options.awaitStart,
+    exportHealth: options.exportHealth,
+  });
+  const stats = settings.statsPath === undefined || options.pollTargetStats === false ? undefined : new StatsPoller(new URL(settings.statsPath, url), Math.max(100, intervalUs / 2000));
+  const transport = new HttpTransport(run, context.profile, settings, url, stats);
+  stats?.start();
+  const report = await run.execute(transport, context.signal);
+  if (stats) report.details['targetStats'] = (await stats.stop()) ?? null;
+  return report;
+}
+
+/** Longest the run waits for its connections before the clock starts; dials still pending then carry on. */
+const PREPARE_LIMIT_MS = 2000;
+
+/** Socket error codes as outcome reasons; anything else is `socket_error`. */
+const CAUSES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'refused',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  closed: 'closed',
+  ETIMEDOUT: 'timeout',
+  timeout: 'timeout',
+  EADDRNOTAVAIL: 'dial_error',
+  EADDRINUSE: 'dial_error',
+};
+
+class HttpTransport implements Transport, ConnectionOwner {
+  private readonly connections: HttpConnection[];
+  private readonly templates: RequestTemplate[];
+  /** The serialized request per in-flight slot, held until written. */
+  private readonly payload: (string | Buffer | undefined)[];
+  private readonly slotKindIsHead: Uint8Array;
+  /** Requests waiting for a free pipeline slot, FIFO ring of slots. */
+  private readonly backlog: Int32Array;
+  private backlogHead = 0;
+  private backlogCount = 0;
+  private nextConnection = 0;
+  private batchConnection: HttpConnection | undefined;
+  private readonly reasonByStatusClass: number[];
+  private readonly reasonByCause = new Map<string, number>();
+  private readonly timeoutUs: number;
+  private readonly statusCounts = new Map<number, number>();
+  private waitedForConnection = 0;
+  private lastConnects = 0;
+
+  constructor(
+    private readonly run: OpenLoopRun,
+    profile: Profile,
+    settings: HttpSettings,
+    url: URL,
+    private readonly stats: StatsPoller | undefined,
+  ) {
+    const recorder = run.recorder;
+    const plan = run.schedule.plan;
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(url.port || 80);
+    const slab = valueSlab(maxValueBytes(profile));
+    const names = { clients: plan.clients.map((c) => c.name), kinds: plan.kinds };
+    this.templates = plan.kinds.map((kind) => {
+      const spec = settings.requests[kind] ?? settings.requests['default'] ?? DEFAULT_HTTP.requests['default']!;
+      return new RequestTemplate(spec, url.host, plan.keyspace, names, slab);
+    });
+    const cap = run.inFlightCap;
+    this.payload = new Array(cap).fill(undefined);
+    this.slotKindIsHead = new Uint8Array(cap);
+    this.backlog = new Int32Array(cap);
+    this.timeoutUs = settings.timeout;
+    const isHead = (slot: number) => this.slotKindIsHead[slot] === 1;
+    this.connections = Array.from({ length: settings.connections }, () => new HttpConnection(host, port, settings.pipelining, this, isHead));
+    this.reasonByStatusClass = [0, recorder.reason('status_1xx'), 0, 0, recorder.reason('status_4xx'), recorder.reason('status_5xx')];
+    for (const cause of new Set(Object.values(CAUSES))) this.reasonByCause.set(cause, recorder.reason(cause));
+  }
+
+  prepare(): Promise<void> {
+    const dialed = Promise.all(this.connections.map((c) => c.preconnect())).then(() => undefined);
+    return Promise.race([dialed, new Promise<void>((resolve) => setTimeout(resolve, PREPARE_LIMIT_MS).unref())]);
+  }
+
+  /**
+   * A wake-up's requests go to one connection while it has pipeline room, so they leave in one
+   * write (one syscall) instead of one each; the next wake-up starts on the next connection.
+   */
+  beginBatch(): void {
+    this.batchConnection = undefined;
+  }
+
+  submit(slot: number, request: ScheduledRequest): void {
+    const template = this.templates[request.kind]!;
+    this.slotKindIsHead[slot] = template.isHead ? 1 : 0;
+    const bytes = template.serialize(request);
+    const connection = this.connectionWithRoom();
+    if (connection) {
+      this.run.markSent(slot, this.run.nowUs());
+      connection.write(slot, bytes);
+    } else {
+      this.payload[slot] = bytes;
+      this.backlog[(this.backlogHead + this.backlogCount) % this.backlog.length] = slot;
+      this.backlogCount++;
+      this.waitedForConnection++;
+    }
+  }
+
+  responded(_connection: HttpConnection, slot: number, status: number): void {
+    const statusClass = (status / 100) | 0;
+    this.statusCounts.set(status, (this.statusCounts.get(status) ?? 0) + 1);
+    this.run.complete(slot, this.reasonByStatusClass[statusClass] ?? 0, this.run.nowUs());
+  }
+
+  failed(_connection: HttpConnection, slot: number, cause: string): void {
+    const name = CAUSES[cause] ?? (cause.startsWith('protocol') ? 'protocol_error' : 'socket_error');
+    let reason = this.reasonByCause.get(name);
+    if (reason === undefined) {
+      reason = this.run.recorder.reason(name);
+      this.reasonByCause.set(name, reason);
+    }
+    this.run.complete(slot, reason, this.run.nowUs());
+  }
+
+  /** A pipeline slot opened: move waiting requests onto it, oldest first. */
+  freed(connection: HttpConnection): void {
+    while (this.backlogCount > 0 && connection.hasRoom) {
+      const slot = this.backlog[this.backlogHead]!;
+      this.backlogHead = (this.backlogHead + 1) % this.backlog.length;
+      this.backlogCount--;
+      const bytes = this.payload[slot]!;
+      this.payload[slot] = undefined;
+      this.run.markSent(slot, this.run.nowUs());
+      connection.write(slot, bytes);
+    }
+  }
+
+  tick(nowUs: number): void {
+    for (const c of this.connections) {
+      const oldest = c.oldest;
+      if (oldest >= 0 && nowUs - this.run.sentAtUs[oldest]! > this.timeoutUs) c.abort('timeout');
+    }
+    // A backlog with every connection closed (all failed at once) restarts here.
+    if (this.backlogCount > 0) for (const c of this.connections) this.freed(c);
+  }
+
+  close(reason: number): void {
+    const now = this.run.nowUs();
+    while (this.backlogCount > 0) {
+      const slot = this.backlog[this.backlogHead]!;
+      this.backlogHead = (this.backlogHead + 1) % this.backlog.length;
+      this.backlogCount--;
+      this.payload[slot] = undefined;
+      this.run.complete(slot, reason, now);
+    }
+    // Requests still on a connection end as `unfinished`, not as the socket error the abort causes.
+    for (const c of this.connections) {
+      while (c.oldest >= 0) {
+        this.run.complete(c.oldest, reason, now);
+        c.dropOldest();
+      }
+      c.abort('closed');
+    }
+  }
+
+  gauges(into: Record<string, number>): void {
+    let open = 0;
+    let connects = 0;
+    for (const c of this.connections) {
+      if (c.connected) open++;
+      connects += c.connects;
+    }
+    into['http.openConnections'] = open;
+    into['http.connects'] = connects - this.lastConnects;
+    into['http.waitingForConnection'] = this.backlogCount;
+    this.lastConnects = connects;
+    this.stats?.gauges(into);
+  }
+
+  details(): Record<string, unknown> {
+    return {
+      http: {
+        connections: this.connections.length,
+        pipelining: this.connections[0]?.depth ?? 0,
+        connects: this.connections.reduce((a, c) => a + c.connects, 0),
+        statusCodes: Object.fromEntries([...this.statusCounts].sort((a, b) => a[0] - b[0])),
+        waitedForConnection: this.waitedForConnection,
+      },
+    };
+  }
+
+  healthReasons(): string[] {
+    const late = this.run.monitor.sendLateness;
+    const p99 = late.totalCount > 0 ? late.getValueAtPercentile(99) : 0;
+    if (this.waitedForConnection === 0 || p99 <= 10_000) return [];
+    const slots = this.connections.length * (this.connections[0]?.depth ?? 0);
+    return [`${this.waitedForConnection} requests waited for a free connection (connections × pipelining = ${slots}); send lateness p99 ${(p99 / 1000).toFixed(1)}ms`];
+  }
+
+  private connectionWithRoom(): HttpConnection | undefined {
+    if (this.batchConnection?.hasRoom) return this.batchConnection;
+    const n = this.connections.length;
+    for (let i = 0; i < n; i++) {
+      const c = this.connections[this.nextConnection]!;
+      this.nextConnection = this.nextConnection + 1 === n ? 0 : this.nextConnection + 1;
+      if (c.hasRoom) return (this.batchConnection = c);
+    }
+    return undefined;
+  }
+}
+
+function maxValueBytes(profile: Profile): number {
+  let max = 0;
+  const visit = (d: unknown): void => {
+    if (d === null || typeof d !== 'object') return;
+    for (const [k, v] of Object.entries(d)) {
+      if ((k === 'value' || k === 'max' || k === 'median' || k === 'mean') && typeof v === 'number') max = Math.max(max, k === 'value' || k === 'max' ? v : v * 8);
+      else visit(v);
+    }
+  };
+  visit(profile.valueSize);
+  for (const m of profile.mix) visit(m.valueSize);
+  for (const c of profile.clients) visit(c.valueSize);
+  return Math.ceil(max) || 1024;
+}
+
+/** The recorder's interval when it is the RunRecorder (stats are polled twice per interval), else 1 s. */
+function intervalOf(context: RunContext): number {
+  const us = (context.recorder as { intervalUs?: unknown }).intervalUs;
+  return typeof us === 'number' && us > 0 ? us : 1_000_000;
+}

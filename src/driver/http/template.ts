@@ -1,0 +1,131 @@
+import type { Keyspace, ScheduledRequest } from '../../schedule/types.ts';
+
+/** A request template from the profile's `http.requests`, before compilation. */
+export interface RequestTemplateSpec {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | undefined;
+}
+
+/**
+ * Placeholders a template may carry. In the path every substituted value is URL-encoded; in headers
+ * and the body it is written as is (`keys:json` is already JSON).
+ */
+const FIELDS = ['key', 'keys', 'keys:json', 'batch', 'value', 'valueSize', 'seq', 'client', 'kind'] as const;
+type Field = (typeof FIELDS)[number];
+const PLACEHOLDER = /\{\{\s*([a-zA-Z:]+)\s*\}\}/g;
+
+type Part = string | { field: Field; encode: boolean };
+
+/**
+ * A compiled template: literal parts and fields. A template without placeholders is serialized
+ * once into a Buffer and written as is for every request (the fast path of a fixed GET).
+ */
+export class RequestTemplate {
+  readonly isHead: boolean;
+  private readonly fixed: Buffer | undefined;
+  private readonly headParts: Part[];
+  private readonly bodyParts: Part[] | undefined;
+
+  constructor(
+    spec: RequestTemplateSpec,
+    private readonly hostHeader: string,
+    private readonly keyspace: Keyspace,
+    private readonly names: { clients: string[]; kinds: string[] },
+    private readonly valueSlab: string,
+  ) {
+    this.isHead = spec.method.toUpperCase() === 'HEAD';
+    const headerLines = Object.entries(spec.headers)
+      .filter(([name]) => !/^(host|content-length|connection)$/i.test(name))
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    const head = `${spec.method.toUpperCase()} ${spec.path} HTTP/1.1\r\nHost: ${hostHeader}\r\n${headerLines}`;
+    this.headParts = compile(head, spec.path);
+    this.bodyParts = spec.body === undefined ? undefined : compile(spec.body, '');
+    const constant = this.headParts.every((p) => typeof p === 'string') && (this.bodyParts ?? []).every((p) => typeof p === 'string');
+    this.fixed = constant ? Buffer.from(this.render(undefined)) : undefined;
+  }
+
+  /** The request's bytes: the preserialized buffer, or a string built from the request's keys and sizes. */
+  serialize(request: ScheduledRequest): string | Buffer {
+    return this.fixed ?? this.render(request);
+  }
+
+  private render(request: ScheduledRequest | undefined): string {
+    const head = this.fill(this.headParts, request);
+    if (this.bodyParts === undefined) return `${head}\r\n`;
+    const body = this.fill(this.bodyParts, request);
+    return `${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  }
+
+  private fill(parts: Part[], request: ScheduledRequest | undefined): string {
+    let out = '';
+    for (const part of parts) {
+      if (typeof part === 'string') out += part;
+      else {
+        const value = request === undefined ? '' : this.value(part.field, request);
+        out += part.encode ? encodeURIComponent(value) : value;
+      }
+    }
+    return out;
+  }
+
+  private value(field: Field, r: ScheduledRequest): string {
+    const ks = this.keyspace;
+    switch (field) {
+      case 'key':
+        return r.batchSize > 0 ? ks.keyName(r.keys[0]!) : '';
+      case 'keys': {
+        let out = '';
+        for (let i = 0; i < r.batchSize; i++) out += (i > 0 ? ',' : '') + ks.keyName(r.keys[i]!);
+        return out;
+      }
+      case 'keys:json': {
+        let out = '[';
+        for (let i = 0; i < r.batchSize; i++) out += (i > 0 ? ',' : '') + JSON.stringify(ks.keyName(r.keys[i]!));
+        return out + ']';
+      }
+      case 'batch':
+        return String(r.batchSize);
+      case 'value':
+        // A slice of one slab generated at setup: no per-request value allocation beyond the view.
+        return this.valueSlab.substring(0, Math.min(r.valueSize, this.valueSlab.length));
+      case 'valueSize':
+        return String(r.valueSize);
+      case 'seq':
+        return String(r.seq);
+      case 'client':
+        return this.names.clients[r.client] ?? '';
+      case 'kind':
+        return this.names.kinds[r.kind] ?? '';
+    }
+  }
+}
+
+/** Splits text into literals and fields; fields inside `encodedSection` (the path) are URL-encoded. */
+function compile(text: string, encodedSection: string): Part[] {
+  const parts: Part[] = [];
+  const pathStart = encodedSection === '' ? -1 : text.indexOf(encodedSection);
+  const pathEnd = pathStart < 0 ? -1 : pathStart + encodedSection.length;
+  let last = 0;
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    const field = match[1] as Field;
+    if (!FIELDS.includes(field)) continue;
+    const at = match.index;
+    if (at > last) parts.push(text.slice(last, at));
+    parts.push({ field, encode: at >= pathStart && at < pathEnd });
+    last = at + match[0].length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+
+/** Placeholder names a template may use, for the profile checks. */
+export const TEMPLATE_FIELDS: readonly string[] = FIELDS;
+export const TEMPLATE_PLACEHOLDER = PLACEHOLDER;
+
+/** One slab of value bytes, sliced per request (printable, so it can sit in a JSON or form body). */
+export function valueSlab(maxBytes: number): string {
+  return 'v'.repeat(Math.max(0, Math.min(maxBytes, 16 * 1024 * 1024)));
+}

@@ -1,0 +1,246 @@
+import { connect, type Socket } from 'node:net';
+
+/*
+ * A minimal memcached binary-protocol client connection: pipelined get / set / delete and quiet
+ * multi-get (getkq… + noop), one write buffer per tick, responses parsed from a fixed 24-byte
+ * header buffer with value bytes skipped, never copied.
+ *
+ * Why not memjs (1.3.2, installed): it has no multi-key get, so a 20-key batch would be 20
+ * separately tracked operations; it keeps one connection per server and hashes keys itself, which
+ * the profile's sharding (hash, ketama, connections per shard) would have to work around; and it
+ * allocates a request Buffer, a callback closure and a response object with a copy of the value
+ * per operation. Raw speed was not the deciding reason: bench:memcached runs a naive memjs closed
+ * loop next to memaslap and this driver in the same run, and memjs reached 0.73–0.96× memaslap
+ * there (BENCHMARKS.md).
+ */
+
+export const OP_GET = 0x00;
+export const OP_SET = 0x01;
+export const OP_DELETE = 0x04;
+export const OP_NOOP = 0x0a;
+export const OP_GETKQ = 0x0d;
+
+export const STATUS_OK = 0x0000;
+export const STATUS_NOT_FOUND = 0x0001;
+
+const HEADER = 24;
+const WRITE_CHUNK = 64 * 1024;
+
+export interface MemcachedOwner {
+  /** A terminal response for `token` (get/set/delete, or the noop closing a multi-get). */
+  answered(token: number, opcode: number, status: number): void;
+  /** A getkq hit for `token` (comes before its noop). */
+  quietHit(token: number): void;
+  /** Every outstanding operation on the connection failed with the socket (errno code, "closed", "timeout"). */
+  failed(token: number, cause: string): void;
+}
+
+export class BinaryConnection {
+  private socket: Socket | undefined;
+  /** Terminal responses awaited, in order: tokens (the caller's ids) in a growable ring. */
+  private ring = new Int32Array(1024);
+  private head = 0;
+  count = 0;
+  connects = 0;
+  connected = false;
+  private out: Buffer = Buffer.allocUnsafe(WRITE_CHUNK);
+  private used = 0;
+  private flushQueued = false;
+  private readonly header = Buffer.alloc(HEADER);
+  private headerUsed = 0;
+  private skip = 0;
+
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    private readonly owner: MemcachedOwner,
+  ) {}
+
+  /** The oldest awaited token, or −1. */
+  get oldest(): number {
+    return this.count > 0 ? this.ring[this.head]! : -1;
+  }
+
+  get(token: number, key: string): void {
+    this.request(OP_GET, token, key, 0, undefined, 0, true);
+  }
+
+  /** A quiet get: answered only on a hit; close the batch with `noop`. */
+  getQuiet(token: number, key: string): void {
+    this.request(OP_GETKQ, token, key, 0, undefined, 0, false);
+  }
+
+  noop(token: number): void {
+    this.request(OP_NOOP, token, '', 0, undefined, 0, true);
+  }
+
+  /** Sets `key` to `valueBytes` bytes of `slab` (a slice of one buffer generated at setup). */
+  set(token: number, key: string, slab: Buffer, valueBytes: number, expirySeconds: number): void {
+    this.request(OP_SET, token, key, 8, slab, Math.min(valueBytes, slab.length), true, expirySeconds);
+  }
+
+  delete(token: number, key: string): void {
+    this.request(OP_DELETE, token, key, 0, undefined, 0, true);
+  }
+
+  /** Dials now (before the run's clock starts); resolves when connected or failed, never rejects. */
+  preconnect(): Promise<void> {
+    if (!this.socket) this.open();
+    const socket = this.socket!;
+    return new Promise((resolve) => {
+      if (this.connected) return resolve();
+      socket.once('connect', () => resolve());
+      socket.once('close', () => resolve());
+    });
+  }
+
+  abort(cause: string): void {
+    const socket = this.socket;
+    this.detach();
+    socket?.destroy();
+    this.failAll(cause);
+  }
+
+  close(): void {
+    this.socket?.destroy();
+    this.detach();
+    this.count = 0;
+  }
+
+  private request(opcode: number, token: number, key: string, extras: number, slab: Buffer | undefined, valueBytes: number, awaited: boolean, expiry = 0): void {
+    if (!this.socket) this.open();
+    const keyMax = key.length * 3;
+    this.ensure(HEADER + extras + keyMax + valueBytes);
+    const out = this.out;
+    const at = this.used;
+    const keyLength = out.write(key, at + HEADER + extras, 'utf8');
+    const body = extras + keyLength + valueBytes;
+    out[at] = 0x80;
+    out[at + 1] = opcode;
+    out.writeUInt16BE(keyLength, at + 2);
+    out[at + 4] = extras;
+    out[at + 5] = 0;
+    out.writeUInt16BE(0, at + 6);
+    out.writeUInt32BE(body, at + 8);
+    out.writeInt32BE(token, at + 12);
+    out.fill(0, at + 16, at + 24);
+    if (extras === 8) {
+      out.writeUInt32BE(0, at + HEADER); // flags
+      out.writeUInt32BE(expiry, at + HEADER + 4);
+    }
+    if (slab !== undefined && valueBytes > 0) slab.copy(out, at + HEADER + extras + keyLength, 0, valueBytes);
+    this.used = at + HEADER + body;
+    if (awaited) this.await(token);
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      process.nextTick(flush, this);
+    }
+  }
+
+  private await(token: number): void {
+    if (this.count === this.ring.length) {
+      const grown = new Int32Array(this.ring.length * 2);
+      for (let i = 0; i < this.count; i++) grown[i] = this.ring[(this.head + i) % this.ring.length]!;
+      this.ring = grown;
+      this.head = 0;
+    }
+    this.ring[(this.head + this.count) % this.ring.length] = token;
+    this.count++;
+  }
+
+  private ensure(bytes: number): void {
+    if (this.used + bytes <= this.out.length) return;
+    this.flushNow();
+    if (bytes > this.out.length) this.out = Buffer.allocUnsafe(bytes);
+  }
+
+  /**
+   * Hands the bytes written since the last flush to the socket, once per tick. The socket keeps a
+   * reference to what it is given, so it gets a copy of the used part and the write buffer is reused.
+   */
+  flushNow(): void {
+    this.flushQueued = false;
+    if (this.used === 0 || !this.socket) return;
+    this.socket.write(Buffer.from(this.out.subarray(0, this.used)));
+    this.used = 0;
+  }
+
+  private open(): Socket {
+    const socket = connect({ host: this.host, port: this.port, noDelay: true });
+    this.socket = socket;
+    this.connects++;
+    this.headerUsed = 0;
+    this.skip = 0;
+    socket.on('connect', () => {
+      if (this.socket === socket) this.connected = true;
+    });
+    socket.on('data', (data: Buffer) => {
+      if (this.socket === socket) this.read(data);
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (this.socket !== socket) return;
+      this.detach();
+      this.failAll(error.code ?? 'socket_error');
+    });
+    socket.on('close', () => {
+      if (this.socket !== socket) return;
+      this.detach();
+      this.failAll('closed');
+    });
+    return socket;
+  }
+
+  private read(data: Buffer): void {
+    let i = 0;
+    const n = data.length;
+    const h = this.header;
+    while (i < n) {
+      if (this.skip > 0) {
+        const take = Math.min(this.skip, n - i);
+        i += take;
+        this.skip -= take;
+        continue;
+      }
+      const take = Math.min(HEADER - this.headerUsed, n - i);
+      data.copy(h, this.headerUsed, i, i + take);
+      this.headerUsed += take;
+      i += take;
+      if (this.headerUsed < HEADER) return;
+      this.headerUsed = 0;
+      if (h[0] !== 0x81) return this.abort('protocol');
+      this.skip = h.readUInt32BE(8);
+      const opcode = h[1]!;
+      const status = h.readUInt16BE(6);
+      const token = h.readInt32BE(12);
+      if (opcode === OP_GETKQ) {
+        if (status === STATUS_OK) this.owner.quietHit(token);
+        continue;
+      }
+      if (this.count === 0) return this.abort('protocol');
+      this.head = (this.head + 1) % this.ring.length;
+      this.count--;
+      this.owner.answered(token, opcode, status);
+    }
+  }
+
+  private detach(): void {
+    this.socket = undefined;
+    this.connected = false;
+    this.used = 0;
+    this.flushQueued = false;
+  }
+
+  private failAll(cause: string): void {
+    while (this.count > 0) {
+      const token = this.ring[this.head]!;
+      this.head = (this.head + 1) % this.ring.length;
+      this.count--;
+      this.owner.failed(token, cause);
+    }
+    this.head = 0;
+  }
+}
+
+function flush(connection: BinaryConnection): void {
+  connection.flushNow();
+}

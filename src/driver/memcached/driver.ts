@@ -1,0 +1,276 @@
+import type { HashName } from '../../model/topology.ts';
+import type { ScheduledRequest } from '../../schedule/types.ts';
+import type { ServerAddress, DriverOptions } from '../index.ts';
+import { OpenLoopRun, type Transport } from '../open-loop.ts';
+import type { Driver, DriverReport, RunContext } from '../types.ts';
+import { BinaryConnection, OP_DELETE, OP_GET, OP_NOOP, OP_SET, STATUS_NOT_FOUND, STATUS_OK, type MemcachedOwner } from './binary-connection.ts';
+import { Sharding } from './sharding.ts';
+
+export interface MemcachedSettings {
+  hash: HashName;
+  distribution: 'modulo' | 'ketama';
+  connectionsPerShard: number;
+  timeout: number;
+  inFlightCap: number;
+  operations: Record<string, 'get' | 'set' | 'delete'>;
+}
+
+export const DEFAULT_MEMCACHED: MemcachedSettings = {
+  hash: 'murmur3',
+  distribution: 'modulo',
+  connectionsPerShard: 1,
+  timeout: 1_000_000,
+  inFlightCap: 10_000,
+  operations: {},
+};
+
+/** Value bytes generated once; every set writes a prefix of it. memcached's default item limit is 1 MiB. */
+const VALUE_SLAB_BYTES = 1024 * 1024 - 512;
+const OPERATION = { get: 0, set: 1, delete: 2 } as const;
+
+/**
+ * The `memcached://h1:p1,h2:p2` target: get / set / delete / multi-key get over the binary
+ * protocol with client-side sharding chosen by the profile. A request with a batch of keys becomes
+ * one quiet multi-get per shard it touches (getkq… noop) and completes when every shard answered.
+ */
+export function createMemcachedDriver(target: string, servers: ServerAddress[], options: DriverOptions = {}): Driver {
+  return { target, run: (context) => runMemcached(context, servers, options) };
+}
+
+async function runMemcached(context: RunContext, servers: ServerAddress[], options: DriverOptions): Promise<DriverReport> {
+  const settings = context.profile.memcached ?? DEFAULT_MEMCACHED;
+  const run = new OpenLoopRun(context, {
+    inFlightCap: settings.inFlightCap,
+    drainUs: settings.timeout + 1_000_000,
+    slice: options.slice,
+    awaitStart: options.awaitStart,
+    exportHealth: options.exportHealth,
+  });
+  return run.execute(new MemcachedTransport(run, settings, servers), context.signal);
+}
+
+/** Longest the run waits for its connections before the clock starts; dials still pending then carry on. */
+const PREPARE_LIMIT_MS = 2000;
+
+const CAUSES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'refused',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  closed: 'closed',
+  timeout: 'timeout',
+  protocol: 'protocol_error',
+};
+
+class MemcachedTransport implements Transport, MemcachedOwner {
+  private readonly sharding: Sharding;
+  /** connections[shard * perShard + i] */
+  private readonly connections: BinaryConnection[];
+  private readonly perShard: number;
+  private readonly nextOnShard: Int32Array;
+  private readonly operationOfKind: Int8Array;
+  private readonly slab = Buffer.alloc(VALUE_SLAB_BYTES, 0x76);
+  /** Per slot: shard parts still unanswered, keys asked, hits so far, first failure reason. */
+  private readonly partsPending: Int32Array;
+  private readonly keysAsked: Int32Array;
+  private readonly hitsSoFar: Int32Array;
+  private readonly failure: Int32Array;
+  /** Scratch: keys of the current request grouped by shard. */
+  private readonly shardTouched: Int32Array;
+  private readonly reasons = new Map<string, number>();
+  private readonly keysByShard: Float64Array;
+  private readonly lastKeysByShard: Float64Array;
+  private readonly timeoutUs: number;
+  hits = 0;
+  misses = 0;
+  private lastHits = 0;
+  private lastMisses = 0;
+  private readonly serverErrors = new Map<number, number>();
+
+  constructor(
+    private readonly run: OpenLoopRun,
+    settings: MemcachedSettings,
+    servers: ServerAddress[],
+  ) {
+    const plan = run.schedule.plan;
+    this.sharding = new Sharding(settings.hash, settings.distribution, servers, plan.keyspace);
+    this.perShard = settings.connectionsPerShard;
+    this.connections = servers.flatMap((s) => Array.from({ length: this.perShard }, () => new BinaryConnection(s.host, s.port, this)));
+    this.nextOnShard = new Int32Array(servers.length);
+    this.operationOfKind = Int8Array.from(plan.kinds, (kind) => {
+      const op = settings.operations[kind] ?? (kind in OPERATION ? (kind as keyof typeof OPERATION) : 'get');
+      return OPERATION[op];
+    });
+    const cap = run.inFlightCap;
+    this.partsPending = new Int32Array(cap);
+    this.keysAsked = new Int32Array(cap);
+    this.hitsSoFar = new Int32Array(cap);
+    this.failure = new Int32Array(cap);
+    this.shardTouched = new Int32Array(servers.length);
+    this.keysByShard = new Float64Array(servers.length);
+    this.lastKeysByShard = new Float64Array(servers.length);
+    this.timeoutUs = settings.timeout;
+    for (const name of new Set(Object.values(CAUSES))) this.reasons.set(name, run.recorder.reason(name));
+    this.reasons.set('server_error', run.recorder.reason('server_error'));
+  }
+
+  prepare(): Promise<void> {
+    const dialed = Promise.all(this.connections.map((c) => c.preconnect())).then(() => undefined);
+    return Promise.race([dialed, new Promise<void>((resolve) => setTimeout(resolve, PREPARE_LIMIT_MS).unref())]);
+  }
+
+  /** Writes are already gathered per connection until the end of the tick. */
+  beginBatch(): void {}
+
+  submit(slot: number, request: ScheduledRequest): void {
+    const op = this.operationOfKind[request.kind]!;
+    const ks = this.run.schedule.plan.keyspace;
+    this.hitsSoFar[slot] = 0;
+    this.failure[slot] = 0;
+    this.keysAsked[slot] = op === OPERATION.get ? request.batchSize : 0;
+    this.run.markSent(slot, this.run.nowUs());
+    if (op !== OPERATION.get || request.batchSize === 1) {
+      const keyId = request.keys[0] ?? 0;
+      const shard = this.sharding.shardOf(keyId);
+      this.keysByShard[shard]!++;
+      const c = this.connectionFor(shard);
+      this.partsPending[slot] = 1;
+      const key = ks.keyName(keyId);
+      if (op === OPERATION.get) c.get(slot, key);
+      else if (op === OPERATION.set) c.set(slot, key, this.slab, request.valueSize, 0);
+      else c.delete(slot, key);
+      return;
+    }
+    // Multi-key get: one quiet get per key on its shard, then a noop per shard touched.
+    const touched = this.shardTouched;
+    touched.fill(0);
+    for (let i = 0; i < request.batchSize; i++) {
+      const keyId = request.keys[i]!;
+      const shard = this.sharding.shardOf(keyId);
+      this.keysByShard[shard]!++;
+      touched[shard] = 1;
+      this.connectionFor(shard, false).getQuiet(slot, ks.keyName(keyId));
+    }
+    let parts = 0;
+    for (let s = 0; s < touched.length; s++) {
+      if (touched[s] === 0) continue;
+      parts++;
+      this.connectionFor(s, true).noop(slot);
+    }
+    this.partsPending[slot] = parts;
+    if (parts === 0) this.run.complete(slot, 0, this.run.nowUs());
+  }
+
+  quietHit(token: number): void {
+    this.hitsSoFar[token]!++;
+  }
+
+  answered(token: number, opcode: number, status: number): void {
+    if (opcode === OP_GET) {
+      if (status === STATUS_OK) this.hitsSoFar[token]!++;
+      else if (status !== STATUS_NOT_FOUND) this.fail(token, status);
+    } else if (opcode === OP_SET) {
+      if (status !== STATUS_OK) this.fail(token, status);
+    } else if (opcode === OP_DELETE) {
+      if (status !== STATUS_OK && status !== STATUS_NOT_FOUND) this.fail(token, status);
+    } else if (opcode !== OP_NOOP) this.fail(token, status);
+    this.partDone(token);
+  }
+
+  failed(token: number, cause: string): void {
+    if (this.failure[token] === 0) this.failure[token] = this.reasonFor(CAUSES[cause] ?? 'socket_error');
+    this.partDone(token);
+  }
+
+  private fail(token: number, status: number): void {
+    this.serverErrors.set(status, (this.serverErrors.get(status) ?? 0) + 1);
+    if (this.failure[token] === 0) this.failure[token] = this.reasons.get('server_error')!;
+  }
+
+  private partDone(slot: number): void {
+    if (--this.partsPending[slot]! > 0) return;
+    const asked = this.keysAsked[slot]!;
+    const failed = this.failure[slot]!;
+    if (failed === 0 && asked > 0) {
+      const hits = Math.min(this.hitsSoFar[slot]!, asked);
+      this.hits += hits;
+      this.misses += asked - hits;
+    }
+    this.run.complete(slot, failed, this.run.nowUs());
+  }
+
+  private reasonFor(name: string): number {
+    let reason = this.reasons.get(name);
+    if (reason === undefined) {
+      reason = this.run.recorder.reason(name);
+      this.reasons.set(name, reason);
+    }
+    return reason;
+  }
+
+  /** Round robin over the shard's connections; a multi-get keeps one connection per shard (advance = false). */
+  private connectionFor(shard: number, advance = true): BinaryConnection {
+    const i = this.nextOnShard[shard]!;
+    if (advance || this.perShard === 1) this.nextOnShard[shard] = i + 1 === this.perShard ? 0 : i + 1;
+    return this.connections[shard * this.perShard + i]!;
+  }
+
+  tick(nowUs: number): void {
+    for (const c of this.connections) {
+      const oldest = c.oldest;
+      if (oldest >= 0 && nowUs - this.run.sentAtUs[oldest]! > this.timeoutUs) c.abort('timeout');
+    }
+  }
+
+  close(reason: number): void {
+    for (const c of this.connections) {
+      c.close();
+    }
+    // Slots still in flight end as unfinished; partsPending says which.
+    const now = this.run.nowUs();
+    for (let slot = 0; slot < this.partsPending.length; slot++) {
+      if (this.partsPending[slot]! > 0) {
+        this.partsPending[slot] = 0;
+        this.run.complete(slot, reason, now);
+      }
+    }
+  }
+
+  gauges(into: Record<string, number>): void {
+    let open = 0;
+    for (const c of this.connections) if (c.connected) open++;
+    into['memcached.openConnections'] = open;
+    const hits = this.hits - this.lastHits;
+    const misses = this.misses - this.lastMisses;
+    into['memcached.hits'] = hits;
+    into['memcached.misses'] = misses;
+    into['memcached.hitRatio'] = hits + misses > 0 ? Math.round((hits / (hits + misses)) * 1e4) / 1e4 : 0;
+    this.lastHits = this.hits;
+    this.lastMisses = this.misses;
+    for (let s = 0; s < this.keysByShard.length; s++) {
+      into[`memcached.keys.shard${s}`] = this.keysByShard[s]! - this.lastKeysByShard[s]!;
+      this.lastKeysByShard[s] = this.keysByShard[s]!;
+    }
+  }
+
+  details(): Record<string, unknown> {
+    const total = this.keysByShard.reduce((a, b) => a + b, 0);
+    const shares = Array.from(this.keysByShard, (k) => (total > 0 ? k / total : 0));
+    const conns = this.connections.filter((_, i) => i % this.perShard === 0);
+    return {
+      memcached: {
+        hits: this.hits,
+        misses: this.misses,
+        hitRatio: this.hits + this.misses > 0 ? Math.round((this.hits / (this.hits + this.misses)) * 1e4) / 1e4 : 0,
+        shards: conns.map((c, s) => ({ server: `${c.host}:${c.port}`, keys: this.keysByShard[s]!, share: Math.round(shares[s]! * 1e4) / 1e4 })),
+        // max share ÷ fair share: 1 is even; 2 means the busiest shard takes twice its fair load.
+        shardSkew: total > 0 ? Math.round(Math.max(...shares) * shares.length * 1000) / 1000 : 0,
+        connects: this.connections.reduce((a, c) => a + c.connects, 0),
+        serverErrors: Object.fromEntries([...this.serverErrors].map(([status, n]) => [`0x${status.toString(16).padStart(4, '0')}`, n])),
+      },
+    };
+  }
+
+  healthReasons(): string[] {
+    return [];
+  }
+}

@@ -1,0 +1,47 @@
+import { KetamaRing } from '../../model/core/ring.ts';
+import { hashKey } from '../../model/hash/index.ts';
+import type { HashName } from '../../model/topology.ts';
+import type { Keyspace } from '../../schedule/types.ts';
+import type { ServerAddress } from '../index.ts';
+
+/**
+ * Client-side sharding: which server a key goes to. The key hash is the profile's (so FNV1-32's
+ * weak last byte shows as skew, 2018-04); placement is `hash mod shards` or a ketama ring. A key
+ * id's shard is computed once and cached, so the hot path is one typed-array read.
+ */
+export class Sharding {
+  private readonly cache: Int16Array;
+  /** The model's ketama ring with servers named host:port, so model and real cluster place keys alike. */
+  private readonly ring: KetamaRing | undefined;
+
+  constructor(
+    private readonly hash: HashName,
+    distribution: 'modulo' | 'ketama',
+    private readonly servers: readonly ServerAddress[],
+    private readonly keyspace: Keyspace,
+  ) {
+    const ids = keyspace.count + keyspace.hotKeys.length;
+    this.cache = new Int16Array(Math.min(ids, 1 << 22)).fill(-1); // ids past 4M are hashed every time
+    if (distribution === 'ketama') {
+      this.ring = new KetamaRing((i) => `${servers[i]!.host}:${servers[i]!.port}`);
+      this.ring.build(servers.map((_, i) => i));
+    }
+  }
+
+  get shards(): number {
+    return this.servers.length;
+  }
+
+  shardOf(keyId: number): number {
+    const cached = this.cache[keyId];
+    if (cached !== undefined && cached >= 0) return cached;
+    const shard = this.shardOfName(this.keyspace.keyName(keyId));
+    if (cached !== undefined) this.cache[keyId] = shard;
+    return shard;
+  }
+
+  shardOfName(name: string): number {
+    const h = hashKey(this.hash, name);
+    return this.ring ? this.ring.owner(h) : h % this.servers.length;
+  }
+}

@@ -1,0 +1,280 @@
+import { performance } from 'node:perf_hooks';
+import { GeneratorMonitor, generatorHealth, type GeneratorSnapshot } from '../generator/health.ts';
+import { encodeIntoCompressedBase64 } from '../recorder/histograms.ts';
+import type { Recorder } from '../recorder/types.ts';
+import { emptyRequest, type Schedule, type ScheduledRequest } from '../schedule/types.ts';
+import type { DriverReport, RunContext } from './types.ts';
+
+/**
+ * What a real target's transport must do for the open-loop pacer. A transport owns its sockets and
+ * wire format; the pacer owns time, the in-flight cap and the recorder.
+ */
+export interface Transport {
+  /** Hands one due request to the target. `request` (and its keys view) is valid only during the call. */
+  submit(slot: number, request: ScheduledRequest): void;
+  /** Opens connections before the clock starts, so dialing is not charged to the first requests. Never rejects. */
+  prepare(): Promise<void>;
+  /** A pacer wake-up begins: requests submitted until the next call may share a connection's write. */
+  beginBatch(): void;
+  /** Housekeeping every few ms: timeouts, reconnects. */
+  tick(nowUs: number): void;
+  /** Ends the run: fails whatever is still in flight with `reason` and closes every socket. */
+  close(reason: number): void;
+  /** Interval gauges (connections, hits, …); called once per interval. */
+  gauges(into: Record<string, number>): void;
+  details(): Record<string, unknown>;
+  /** Generator-side limits the transport saw (e.g. requests that waited for a connection slot). */
+  healthReasons(): string[];
+}
+
+export interface OpenLoopOptions {
+  /** Most requests in flight (sent or waiting for a connection) at once; a due request beyond it is dropped. */
+  inFlightCap: number;
+  /** After the schedule ends, how long to wait for responses before failing the rest as `unfinished`. */
+  drainUs: number;
+  /** Only requests whose seq ≡ index (mod count) are sent: the worker's slice of the schedule. */
+  slice?: { index: number; count: number };
+  /** Housekeeping period (timeouts, interval closes), ms. */
+  tickMs?: number;
+  /**
+   * Called once the transport is connected; resolves to the run's start as performance.timeOrigin +
+   * performance.now() (ms), shared by every worker. Default: the run starts when connected.
+   */
+  awaitStart?: (() => Promise<number>) | undefined;
+  /** Receives the generator's raw figures at the end, for merging across workers. */
+  exportHealth?: ((raw: RawGeneratorHealth) => void) | undefined;
+}
+
+/** The generator figures a worker ships so the main thread can merge them exactly. */
+export interface RawGeneratorHealth {
+  snapshot: GeneratorSnapshot;
+  sendLateness: string;
+  dispatchLateness: string;
+  dropped: number;
+  inFlightCap: number;
+  reasons: string[];
+}
+
+/** Due requests handled per wake-up before yielding to socket I/O, so responses are read while behind. */
+const MAX_DISPATCH_PER_WAKE = 2048;
+/**
+ * The pacer never polls: it sleeps on a timer (Node's granularity is 1 ms) and wakes up to ~1 ms
+ * late, then sends everything due in one batch — one write per connection instead of one per
+ * request, which is what lets one core keep up with wrk. Polling with setImmediate would shave the
+ * slip but burn the core and turn every request into its own syscall. The slip is measured
+ * (dispatchLatenessUs, sendLatenessUs) and is part of every latency, never hidden.
+ */
+const SPIN_BELOW_US = 0;
+
+/**
+ * The wall-clock open-loop pacer shared by the real drivers. Every request is aimed at its
+ * intended time; one wake-up dispatches every request due (no timer per request); a request that
+ * cannot get an in-flight slot is dropped and counted, never delayed into a later slot. Latency is
+ * measured from the intended time by the recorder; the transport reports the actual write time.
+ *
+ * In-flight state lives in preallocated typed arrays indexed by slot, so the hot path allocates
+ * nothing of its own.
+ */
+export class OpenLoopRun {
+  readonly recorder: Recorder;
+  readonly monitor = new GeneratorMonitor();
+  readonly intendedAtUs: Float64Array;
+  readonly sentAtUs: Float64Array;
+  readonly client: Int32Array;
+  readonly kind: Int32Array;
+  /** Free in-flight slots, as a stack. */
+  private readonly free: Int32Array;
+  private freeTop: number;
+  readonly unfinishedReason: number;
+  readonly schedule: Schedule;
+  private readonly pending = emptyRequest();
+  private hasPending = false;
+  private t0Ms = performance.now();
+  private transport!: Transport;
+  private wake: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  private wakeIsTimer = false;
+  private housekeeping: NodeJS.Timeout | undefined;
+  private finish: (() => void) | undefined;
+  private exhaustedAtUs = -1;
+  private interrupted = false;
+  private dropped = 0;
+  /** Lateness is recorded for measured requests only; the warm-up is where JIT and caches settle. */
+  private warmupUs = 0;
+  readonly inFlightCap: number;
+
+  constructor(
+    context: RunContext,
+    private readonly options: OpenLoopOptions,
+  ) {
+    this.recorder = context.recorder;
+    this.schedule = context.schedule;
+    const cap = Math.max(1, options.inFlightCap);
+    this.inFlightCap = cap;
+    this.intendedAtUs = new Float64Array(cap);
+    this.sentAtUs = new Float64Array(cap);
+    this.client = new Int32Array(cap);
+    this.kind = new Int32Array(cap);
+    this.free = new Int32Array(cap);
+    for (let i = 0; i < cap; i++) this.free[i] = cap - 1 - i;
+    this.freeTop = cap;
+    this.unfinishedReason = this.recorder.reason('unfinished');
+  }
+
+  /** µs since the run started (integer). */
+  nowUs(): number {
+    return Math.floor((performance.now() - this.t0Ms) * 1000);
+  }
+
+  get inFlight(): number {
+    return this.inFlightCap - this.freeTop;
+  }
+
+  /** The transport wrote slot's request to the socket now. */
+  markSent(slot: number, nowUs: number): void {
+    this.sentAtUs[slot] = nowUs;
+    const intended = this.intendedAtUs[slot]!;
+    const late = nowUs - intended;
+    if (intended >= this.warmupUs) this.monitor.sendLateness.recordValue(late > 0 ? late : 0);
+    this.recorder.sent(nowUs, this.client[slot]!);
+  }
+
+  /** Slot's request finished (reason 0 = ok). A request that never reached the wire counts as sent now and failed. */
+  complete(slot: number, reason: number, nowUs: number): void {
+    const sent = this.sentAtUs[slot]!;
+    if (sent < 0) {
+      // Failed before it reached the wire (e.g. refused while waiting): it still counts as sent and failed.
+      this.markSent(slot, nowUs);
+    }
+    this.recorder.complete(this.intendedAtUs[slot]!, this.sentAtUs[slot]!, nowUs, this.client[slot]!, this.kind[slot]!, reason);
+    this.free[this.freeTop++] = slot;
+    if (this.exhaustedAtUs >= 0 && this.freeTop === this.inFlightCap) this.finish?.();
+  }
+
+  async execute(transport: Transport, signal: AbortSignal): Promise<DriverReport> {
+    this.transport = transport;
+    await transport.prepare();
+    const startAt = this.options.awaitStart ? await this.options.awaitStart() : undefined;
+    this.t0Ms = startAt === undefined ? performance.now() : startAt - performance.timeOrigin;
+    this.warmupUs = this.schedule.plan.warmupUs;
+    this.recorder.setGaugeSource(() => this.gauges());
+    this.monitor.start();
+    const onAbort = () => {
+      this.interrupted = true;
+      this.finish?.();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = new Promise<void>((resolve) => (this.finish = resolve));
+    this.pull();
+    this.housekeeping = setInterval(() => this.housekeep(), this.options.tickMs ?? 5);
+    if (signal.aborted) onAbort();
+    else this.loop();
+    await done;
+    signal.removeEventListener('abort', onAbort);
+    this.stopTimers();
+    const endUs = this.nowUs();
+    // Intervals that ended by now are closed while the connections are still there to be counted.
+    this.recorder.advanceTo(endUs);
+    transport.close(this.unfinishedReason);
+    this.monitor.stop();
+    const reasons = transport.healthReasons();
+    this.options.exportHealth?.({
+      snapshot: this.monitor.snapshot(),
+      sendLateness: encodeIntoCompressedBase64(this.monitor.sendLateness),
+      dispatchLateness: encodeIntoCompressedBase64(this.monitor.dispatchLateness),
+      dropped: this.dropped,
+      inFlightCap: this.inFlightCap,
+      reasons,
+    });
+    return {
+      elapsedUs: endUs,
+      interrupted: this.interrupted,
+      details: { ...transport.details(), inFlightCap: this.inFlightCap, dropped: this.dropped },
+      generator: generatorHealth({
+        snapshots: [this.monitor.snapshot()],
+        sendLateness: this.monitor.sendLateness,
+        dispatchLateness: this.monitor.dispatchLateness,
+        dropped: this.dropped,
+        inFlightCap: this.inFlightCap,
+        reasons,
+      }),
+    };
+  }
+
+  private gauges(): Record<string, number> {
+    const g: Record<string, number> = { inFlight: this.inFlight };
+    this.monitor.sampleGauges(g);
+    this.transport.gauges(g);
+    return g;
+  }
+
+  private pull(): void {
+    const slice = this.options.slice;
+    for (;;) {
+      if (!this.schedule.next(this.pending)) {
+        this.hasPending = false;
+        this.exhaustedAtUs = this.nowUs();
+        if (this.freeTop === this.inFlightCap) this.finish?.();
+        return;
+      }
+      if (!slice || this.pending.seq % slice.count === slice.index) break;
+    }
+    this.hasPending = true;
+  }
+
+  /** One wake-up: dispatch every request that is due, then sleep until the next one. */
+  private readonly loop = (): void => {
+    this.wake = undefined;
+    if (this.interrupted) return;
+    const now = this.nowUs();
+    const pending = this.pending;
+    let handled = 0;
+    this.transport.beginBatch();
+    while (this.hasPending && pending.intendedAtUs <= now && handled < MAX_DISPATCH_PER_WAKE) {
+      this.dispatch(pending, now);
+      handled++;
+      this.pull();
+    }
+    if (!this.hasPending) return;
+    const waitUs = pending.intendedAtUs - this.nowUs();
+    if (waitUs < SPIN_BELOW_US) {
+      this.wakeIsTimer = false;
+      this.wake = setImmediate(this.loop);
+    } else {
+      // setTimeout fires no earlier than asked, rounded up to whole ms: ask for the whole ms before it.
+      this.wakeIsTimer = true;
+      this.wake = setTimeout(this.loop, Math.floor(waitUs / 1000));
+    }
+  };
+
+  private dispatch(request: ScheduledRequest, nowUs: number): void {
+    const late = nowUs - request.intendedAtUs;
+    if (request.intendedAtUs >= this.warmupUs) this.monitor.dispatchLateness.recordValue(late > 0 ? late : 0);
+    if (this.freeTop === 0) {
+      if (request.intendedAtUs >= this.warmupUs) this.dropped++;
+      this.recorder.dropped(request.intendedAtUs, request.client, request.kind);
+      return;
+    }
+    const slot = this.free[--this.freeTop]!;
+    this.intendedAtUs[slot] = request.intendedAtUs;
+    this.sentAtUs[slot] = -1;
+    this.client[slot] = request.client;
+    this.kind[slot] = request.kind;
+    this.transport.submit(slot, request);
+  }
+
+  private housekeep(): void {
+    const now = this.nowUs();
+    this.recorder.advanceTo(now);
+    this.transport.tick(now);
+    if (this.exhaustedAtUs >= 0 && now - this.exhaustedAtUs > this.options.drainUs) this.finish?.();
+  }
+
+  private stopTimers(): void {
+    if (this.wake !== undefined) {
+      if (this.wakeIsTimer) clearTimeout(this.wake as NodeJS.Timeout);
+      else clearImmediate(this.wake as NodeJS.Immediate);
+      this.wake = undefined;
+    }
+    if (this.housekeeping) clearInterval(this.housekeeping);
+  }
+}

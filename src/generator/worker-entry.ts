@@ -1,0 +1,59 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { createDriver } from '../driver/index.ts';
+import type { RawGeneratorHealth } from '../driver/open-loop.ts';
+import type { DriverReport } from '../driver/types.ts';
+import type { Profile } from '../profile/types.ts';
+import { exportRecorderPart, type RecorderPart } from '../recorder/merge.ts';
+import { RunRecorder } from '../recorder/run-recorder.ts';
+import { createSchedule } from '../schedule/index.ts';
+
+/** What the main thread gives a worker. */
+export interface WorkerInput {
+  profile: Profile;
+  target: string;
+  index: number;
+  count: number;
+  intervalUs: number;
+}
+
+/** What a worker sends back, once, at the end. */
+export interface WorkerOutput {
+  part: RecorderPart;
+  report: DriverReport;
+  health: RawGeneratorHealth;
+}
+
+/*
+ * One worker thread of a `--workers N` run: the whole seeded schedule, its slice sent, recorded
+ * into its own RunRecorder (interval histograms kept), shipped encoded when done. "abort" from the
+ * main thread stops it like Ctrl-C stops a single-thread run.
+ */
+if (parentPort) {
+  const input = workerData as WorkerInput;
+  const port = parentPort;
+  const abort = new AbortController();
+  let start!: (atEpochMs: number) => void;
+  const started = new Promise<number>((resolve) => (start = resolve));
+  port.on('message', (message: 'abort' | { start: number }) => {
+    if (message === 'abort') abort.abort();
+    else start(message.start);
+  });
+  const schedule = createSchedule(input.profile);
+  const recorder = new RunRecorder(schedule.plan, { intervalUs: input.intervalUs, keepIntervalHistograms: true });
+  let health: RawGeneratorHealth | undefined;
+  const driver = createDriver(input.target, {
+    slice: { index: input.index, count: input.count },
+    // Connected and loaded: tell the main thread, then wait for the shared start.
+    awaitStart: () => {
+      port.postMessage('ready');
+      return started;
+    },
+    pollTargetStats: input.index === 0,
+    exportHealth: (raw) => (health = raw),
+  });
+  const report = await driver.run({ profile: input.profile, schedule, recorder, signal: abort.signal });
+  recorder.flush();
+  const output: WorkerOutput = { part: exportRecorderPart(recorder), report, health: health! };
+  port.postMessage(output);
+  port.close();
+}

@@ -1,0 +1,95 @@
+import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import { RunStartError } from '../driver/index.ts';
+import type { RawGeneratorHealth } from '../driver/open-loop.ts';
+import type { Driver, DriverReport, RunContext } from '../driver/types.ts';
+import { decodeFromCompressedBase64, newHistogram } from '../recorder/histograms.ts';
+import { mergeRecorderParts, type RecorderPart } from '../recorder/merge.ts';
+import { RunRecorder } from '../recorder/run-recorder.ts';
+import { generatorHealth } from './health.ts';
+import type { WorkerInput, WorkerOutput } from './worker-entry.ts';
+
+/** Between the last worker's "ready" and the shared start: time for the start message to arrive. */
+const START_DELAY_MS = 50;
+
+/**
+ * `--workers N` for a real target: N worker threads, each running the same seeded schedule and
+ * sending only its slice of it (request seq mod N — k6's execution segments, deterministic: the
+ * same run gives every worker the same requests). They share one start time, so intended times
+ * line up across threads. Each records into its own RunRecorder and ships its histograms encoded
+ * at the end; the main thread merges them exactly into the run's recorder.
+ */
+export function createWorkerDriver(target: string, workers: number): Driver {
+  return { target, run: (context) => runWorkers(context, target, workers) };
+}
+
+async function runWorkers(context: RunContext, target: string, count: number): Promise<DriverReport> {
+  const recorder = context.recorder;
+  if (!(recorder instanceof RunRecorder)) throw new RunStartError('--workers needs the run recorder (merging encoded histograms)');
+  const entry = new URL('./worker-bootstrap.mjs', import.meta.url);
+  const threads = Array.from({ length: count }, (_, index) => {
+    const workerData: WorkerInput = { profile: context.profile, target, index, count, intervalUs: recorder.intervalUs };
+    return new Worker(entry, { workerData });
+  });
+  const abort = () => threads.forEach((t) => t.postMessage('abort'));
+  context.signal.addEventListener('abort', abort, { once: true });
+  try {
+    const outcomes = threads.map((t, index) => lifecycle(t, index));
+    // Workers load their modules (tsx compiles them) at their own pace; the clock starts for all at once after.
+    await Promise.all(outcomes.map((o) => o.ready));
+    const startAtEpochMs = performance.timeOrigin + performance.now() + START_DELAY_MS;
+    for (const t of threads) t.postMessage({ start: startAtEpochMs });
+    const outputs = await Promise.all(outcomes.map((o) => o.done));
+    mergeRecorderParts(recorder, outputs.map((o) => o.part));
+    return mergeReports(outputs, count);
+  } finally {
+    context.signal.removeEventListener('abort', abort);
+    await Promise.all(threads.map((t) => t.terminate()));
+  }
+}
+
+function lifecycle(worker: Worker, index: number): { ready: Promise<void>; done: Promise<WorkerOutput> } {
+  let ready!: () => void;
+  const readyPromise = new Promise<void>((resolve) => (ready = resolve));
+  const done = new Promise<WorkerOutput>((resolve, reject) => {
+    worker.on('message', (message: 'ready' | WorkerOutput) => (message === 'ready' ? ready() : resolve(message)));
+    worker.once('error', (error) => reject(new RunStartError(`worker ${index}: ${error.message}`)));
+    worker.once('exit', (code) => reject(new RunStartError(`worker ${index} exited (${code}) before reporting`)));
+  });
+  // A worker that dies before it is ready must not leave the run waiting for it.
+  return { ready: Promise.race([readyPromise, done.then(() => undefined)]), done };
+}
+
+function mergeReports(outputs: WorkerOutput[], count: number): DriverReport {
+  const raws: RawGeneratorHealth[] = outputs.map((o) => o.health);
+  const sendLateness = newHistogram();
+  const dispatchLateness = newHistogram();
+  for (const raw of raws) {
+    sendLateness.add(decodeFromCompressedBase64(raw.sendLateness));
+    dispatchLateness.add(decodeFromCompressedBase64(raw.dispatchLateness));
+  }
+  const targetStats = outputs[0]?.report.details['targetStats'];
+  return {
+    elapsedUs: Math.max(...outputs.map((o) => o.report.elapsedUs)),
+    interrupted: outputs.some((o) => o.report.interrupted),
+    details: {
+      workers: count,
+      slicing: 'request seq mod workers',
+      perWorker: outputs.map((o) => {
+        const { targetStats: _, ...rest } = o.report.details;
+        return rest;
+      }),
+      ...(targetStats !== undefined ? { targetStats } : {}),
+    },
+    generator: generatorHealth({
+      snapshots: raws.map((r) => r.snapshot),
+      sendLateness,
+      dispatchLateness,
+      dropped: raws.reduce((a, r) => a + r.dropped, 0),
+      inFlightCap: raws.reduce((a, r) => a + r.inFlightCap, 0),
+      reasons: [...new Set(raws.flatMap((r) => r.reasons))],
+    }),
+  };
+}
+
+export type { RecorderPart };

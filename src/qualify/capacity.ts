@@ -1,0 +1,55 @@
+import { formatUs } from '../analysis/slo.ts';
+import { bracket } from './search.ts';
+import type { CapacityAnalysis, Knee, Limit, StepOutcome } from './types.ts';
+
+/** p99 beyond this multiple of the lightest step's p99 is where latency has turned up. */
+export const KNEE_FACTOR = 2;
+
+/**
+ * Capacity, knee, limit and headroom from the measured steps. Pure. `dataCentres` ≥ 2 adds the
+ * failover (N+1) check: when one of N data centres fails, its traffic spreads over the other N − 1,
+ * so each must carry peak × N / (N − 1).
+ */
+export function analyseCapacity(steps: readonly StepOutcome[], expectedPeakRps: number, dataCentres?: number): CapacityAnalysis {
+  const capacityRps = bracket(steps).pass ?? 0;
+  const knee = findKnee(steps);
+  const limit = findLimit(steps);
+  const analysis: CapacityAnalysis = {
+    capacityRps,
+    ...(knee && { knee }),
+    ...(limit && { limit }),
+    expectedPeakRps,
+    headroom: expectedPeakRps > 0 ? capacityRps / expectedPeakRps - 1 : 0,
+  };
+  if (dataCentres !== undefined && dataCentres >= 2) {
+    const demandRps = (expectedPeakRps * dataCentres) / (dataCentres - 1);
+    analysis.failover = { dataCentres, demandRps, headroom: capacityRps / demandRps - 1, pass: capacityRps >= demandRps };
+  }
+  return analysis;
+}
+
+export function findKnee(steps: readonly StepOutcome[]): Knee | undefined {
+  const sorted = [...steps].filter((s) => s.requests > 0).sort((a, b) => a.askedRps - b.askedRps);
+  const base = sorted[0]?.latencyUs.p99;
+  if (base === undefined) return undefined;
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i]!.latencyUs.p99 > KNEE_FACTOR * Math.max(base, 1)) {
+      const before = sorted[i - 1]!;
+      return { rps: before.askedRps, p99Us: before.latencyUs.p99, turnedAtRps: sorted[i]!.askedRps };
+    }
+  }
+  return undefined;
+}
+
+/** The lowest step where the generator fell short, else the lowest failing step (the target's limit). */
+export function findLimit(steps: readonly StepOutcome[]): Limit | undefined {
+  const sorted = [...steps].sort((a, b) => a.askedRps - b.askedRps);
+  const generator = sorted.find((s) => s.generatorLimited);
+  const target = sorted.find((s) => !s.pass);
+  if (generator && (!target || generator.askedRps <= target.askedRps)) {
+    return { by: 'generator', rps: generator.askedRps, detail: `achieved ${Math.round(generator.achievedRps)} of ${generator.askedRps} rps asked` };
+  }
+  if (!target) return undefined;
+  const detail = target.failedChecks.length > 0 ? target.failedChecks.join('; ') : `p99 ${formatUs(target.latencyUs.p99)}`;
+  return { by: 'target', rps: target.askedRps, detail };
+}

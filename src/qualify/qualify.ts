@@ -1,0 +1,156 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runProfile, type RunOptions } from '../pipeline/run.ts';
+import type { Profile } from '../profile/types.ts';
+import { realismFlags } from '../realism/index.ts';
+import { fellShort, RESULT_RULES, STABLE_TAIL_SAMPLES, tooFewSamples } from '../realism/result-flags.ts';
+import { SEVERITY_ORDER, type RealismFlag } from '../realism/types.ts';
+import type { RunResult } from '../recorder/result.ts';
+import { analyseCapacity } from './capacity.ts';
+import { nextRate, type SearchOptions } from './search.ts';
+import { profilePeakRps, stepProfile, type StepShape } from './step-profile.ts';
+import { QUALIFICATION_SCHEMA, type Qualification, type StepOutcome } from './types.ts';
+import { qualificationVerdict } from './verdict.ts';
+
+export interface QualifyOptions extends StepShape, Partial<SearchOptions> {
+  outDir: string;
+  target?: string | undefined;
+  intervalUs?: number | undefined;
+  signal?: AbortSignal;
+  /** Called after each step (progress output). */
+  onStep?: (step: StepOutcome, index: number) => void;
+  driver?: RunOptions['driver'];
+}
+
+/** A step is stretched up to this many times its duration to collect enough samples. */
+export const MAX_STEP_STRETCH = 30;
+
+/** The search defaults: start at half the expected peak, ×1.5 per step, bisect to 5%. */
+export function searchOptions(expectedPeakRps: number, given: Partial<SearchOptions>): SearchOptions {
+  return {
+    startRps: given.startRps ?? expectedPeakRps / 2,
+    growth: given.growth ?? 1.5,
+    resolution: given.resolution ?? 0.05,
+    maxSteps: given.maxSteps ?? 12,
+    minRps: given.minRps ?? Math.max(expectedPeakRps / 256, 0.01),
+  };
+}
+
+/**
+ * A step passes when every SLO check held on enough evidence: a percentile read from a handful of
+ * samples beyond it (an `invalid` too-few-samples flag) is not a pass, or slow rare requests would
+ * "pass" at low rates by luck.
+ */
+export function stepOutcome(result: RunResult, dir: string, profile: Profile): StepOutcome {
+  const completed = result.requests.ok + result.requests.failed;
+  const failed = result.requests.failed + result.requests.dropped;
+  const unproven = tooFewSamples({ profile, result }).filter((f) => f.severity === 'invalid');
+  return {
+    askedRps: result.rate.askedRps,
+    achievedRps: result.rate.achievedRps,
+    pass: result.slo.pass && unproven.length === 0,
+    failedChecks: [...result.slo.checks.filter((c) => !c.pass).map((c) => c.name), ...unproven.map((f) => f.title)],
+    latencyUs: { p50: result.latencyUs.p50, p99: result.latencyUs.p99, p999: result.latencyUs.p999, max: result.latencyUs.max },
+    requests: completed,
+    failed,
+    errorRate: completed + result.requests.dropped > 0 ? failed / (completed + result.requests.dropped) : 0,
+    generatorLimited: result.generator?.saturated === true || fellShort(result),
+    durationMs: result.durationMs,
+    dir,
+  };
+}
+
+/**
+ * Qualifies a profile: runs steps of rising offered rate (each its own run folder under
+ * `<outDir>/steps/`), stops when the search is done, and writes qualification.json. The expected
+ * peak is production.peakRps, else the profile's own peak rate.
+ */
+export async function qualify(profile: Profile, options: QualifyOptions): Promise<Qualification> {
+  const startedAt = new Date();
+  const expectedPeakRps = profile.production?.peakRps ?? profilePeakRps(profile);
+  const search = searchOptions(expectedPeakRps, options);
+  const steps: StepOutcome[] = [];
+  const results: RunResult[] = [];
+  mkdirSync(options.outDir, { recursive: true });
+  for (let rate = nextRate(steps, search); rate !== undefined && !options.signal?.aborted; rate = nextRate(steps, search)) {
+    const dir = join('steps', `${String(steps.length + 1).padStart(2, '0')}-${rate}rps`);
+    const { result } = await runProfile(stepProfile(profile, rate, { ...options, stepUs: stepDurationUs(profile, rate, options.stepUs) }), {
+      outDir: join(options.outDir, dir),
+      target: options.target,
+      intervalUs: options.intervalUs,
+      ...(options.signal && { signal: options.signal }),
+      ...(options.driver && { driver: options.driver }),
+    });
+    const step = { ...stepOutcome(result, dir, profile), askedRps: rate };
+    steps.push(step);
+    results.push(result);
+    options.onStep?.(step, steps.length - 1);
+  }
+  const analysis = analyseCapacity(steps, expectedPeakRps, profile.production?.dataCentres);
+  // Warm-up and run-length flags judge the steps as run, so the profile rules see a step's shape.
+  const asRun = { ...stepProfile(profile, expectedPeakRps, options), target: options.target ?? profile.target };
+  const flags = qualificationFlags(asRun, steps, results, analysis.failover !== undefined);
+  const { verdict, reasons } = qualificationVerdict(analysis, flags);
+  const finishedAt = new Date();
+  const qualification: Qualification = {
+    schema: QUALIFICATION_SCHEMA,
+    profile: { name: profile.name, description: profile.description, file: profile.source.file, sha256: profile.source.sha256, overrides: profile.source.overrides },
+    target: options.target ?? profile.target,
+    seed: profile.seed,
+    ...analysis,
+    peakSource: profile.production?.peakRps !== undefined ? 'production.peakRps' : 'profile peak',
+    step: { durationMs: options.stepUs / 1000, warmupMs: options.warmupUs / 1000 },
+    steps,
+    ...(sloP99Us(profile) !== undefined && { sloP99Us: sloP99Us(profile) }),
+    verdict,
+    reasons,
+    flags,
+    startedAt: startedAt.toISOString(),
+    wall: { finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() },
+  };
+  writeFileSync(join(options.outDir, 'qualification.json'), JSON.stringify(qualification, null, 2) + '\n');
+  return qualification;
+}
+
+/**
+ * The claim rests on the step at capacity, so its measured flags count; the generator and
+ * coordinated-omission flags of any step also count (a step the generator limited measured the
+ * generator). Profile flags are judged on the qualified profile itself.
+ */
+function qualificationFlags(profile: Profile, steps: readonly StepOutcome[], results: readonly RunResult[], failoverComputed: boolean): RealismFlag[] {
+  const atCapacity = [...steps.keys()].filter((i) => steps[i]!.pass).sort((a, b) => steps[b]!.askedRps - steps[a]!.askedRps)[0];
+  const measured: RealismFlag[] = [];
+  results.forEach((result, i) => {
+    const input = { profile, result };
+    for (const rule of RESULT_RULES) {
+      for (const f of rule(input)) {
+        if (i === atCapacity || f.id === 'generator-bottleneck' || f.id === 'coordinated-omission') measured.push({ ...f, evidence: `step ${Math.round(steps[i]!.askedRps)} rps: ${f.evidence}` });
+      }
+    }
+  });
+  const fromProfile = realismFlags({ profile, qualification: { failoverComputed } });
+  const seen = new Set<string>();
+  return [...measured, ...fromProfile].filter((f) => {
+    const key = `${f.id}\0${f.evidence}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  }).sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+}
+
+
+function sloP99Us(profile: Profile): number | undefined {
+  return profile.slo.latency.find((c) => c.percentile === 99 && c.kind === undefined && c.client === undefined)?.max;
+}
+
+/**
+ * A step lasts `stepUs`, or longer when its rate would give too few samples for the SLO's highest
+ * percentile (≥ STABLE_TAIL_SAMPLES beyond it), up to MAX_STEP_STRETCH × stepUs: a slow step costs
+ * little on the model (work grows with requests, not virtual time) and stays bounded on a real target.
+ */
+export function stepDurationUs(profile: Profile, rateRps: number, stepUs: number): number {
+  const top = Math.max(0, ...profile.slo.latency.map((c) => c.percentile));
+  if (top === 0 || rateRps <= 0) return stepUs;
+  // Whole requests first: 1 − 0.999 is not exact in binary, and 50,000.0000001 requests is 50,000.
+  const requests = Math.ceil(STABLE_TAIL_SAMPLES / (1 - top / 100) - 1e-6);
+  const neededUs = Math.ceil((requests * 1e6) / rateRps);
+  return Math.min(Math.max(stepUs, neededUs), MAX_STEP_STRETCH * stepUs);
+}

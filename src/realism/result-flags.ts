@@ -1,0 +1,143 @@
+import { formatUs } from '../analysis/slo.ts';
+import type { RunResult } from '../recorder/result.ts';
+import { formatCount, formatShare } from './format.ts';
+import { INCIDENT } from './incidents.ts';
+import { flag } from './profile-flags.ts';
+import type { FlagRule, RealismFlag } from './types.ts';
+
+/*
+ * Flags read from what a run measured (result.json): the generator's health, the latency split
+ * between service time and lateness, sample counts, the model's gauges.
+ */
+
+/** Below this many samples beyond a percentile, the percentile is one or two requests: no verdict. */
+export const MIN_TAIL_SAMPLES = 10;
+/** Below this many, the percentile is quoted but wobbles from run to run. */
+export const STABLE_TAIL_SAMPLES = 50;
+/** Asked rate reached to within this fraction, or the generator was the limit. */
+export const ACHIEVED_FRACTION = 0.9;
+/** Dropped sends above this share of the scheduled requests invalidate the run. */
+export const DROPPED_INVALID_SHARE = 0.001;
+/** A hit ratio this close to 1 is one production rarely sees. */
+export const SUSPICIOUS_HIT_RATIO = 0.995;
+/** Hit ratio differences beyond this (absolute) from production's. */
+export const HIT_RATIO_TOLERANCE = 0.05;
+
+export const coordinatedOmission: FlagRule = ({ result }) => {
+  if (!result) return [];
+  const mode = result.driver['mode'] ?? result.driver['loop'];
+  if (mode === 'closed-loop' || mode === 'closed' || result.driver['closedLoop'] === true) {
+    return [flag('coordinated-omission', 'invalid', 'closed-loop load', 'the driver waited for each response before sending the next request', INCIDENT.coordinatedOmission, 'run open loop (the default): every request at its intended time')];
+  }
+  const g = result.generator;
+  if (!g) return [];
+  const latency = result.latencyUs.p99;
+  const service = result.serviceTimeUs.p99;
+  const late = g.sendLatenessUs.p99;
+  const significant = late > Math.max(1000, 0.1 * latency);
+  if (!significant) return [];
+  // Latency from the intended send time includes lateness; if it equals service time, it was measured from the actual send.
+  if (service >= 0.95 * latency && latency > 0) {
+    return [flag('coordinated-omission', 'invalid', 'a stall the generator waited out', `requests left up to ${formatUs(late)} late (p99) yet latency p99 ${formatUs(latency)} ≈ service time p99 ${formatUs(service)}: lateness is missing from latency`, INCIDENT.coordinatedOmission, 'measure latency from the intended send time (the recorder does; a custom driver must pass intendedAtUs)')];
+  }
+  return [flag('coordinated-omission', 'warn', 'the generator fell behind its schedule', `send lateness p99 ${formatUs(late)} (latency p99 ${formatUs(latency)}; counted from the intended time)`, INCIDENT.coordinatedOmission, 'the latency is corrected, but the target saw the load late: add generator capacity (--workers, hosts)')];
+};
+
+export const generatorBottleneck: FlagRule = ({ result }) => {
+  if (!result) return [];
+  const reasons: string[] = [];
+  let severity: RealismFlag['severity'] = 'warn';
+  if (result.generator?.saturated) {
+    severity = 'invalid';
+    reasons.push(...(result.generator.reasons.length > 0 ? result.generator.reasons : ['generator reported saturation']));
+  }
+  if (fellShort(result)) {
+    severity = 'invalid';
+    reasons.push(`achieved ${formatCount(result.rate.achievedRps)} of ${formatCount(result.rate.askedRps)} rps asked`);
+  }
+  const dropped = result.requests.dropped;
+  if (dropped > 0) {
+    const share = dropped / Math.max(1, result.requests.scheduled);
+    if (share > DROPPED_INVALID_SHARE) severity = 'invalid';
+    reasons.push(`${formatCount(dropped)} sends dropped (${formatShare(share)})`);
+  }
+  if (reasons.length === 0) return [];
+  return [flag('generator-bottleneck', severity, 'the load generator was the limit', reasons.join('; '), INCIDENT.openlinker, 'add generator capacity (more workers or hosts, raise inFlightCap) until achieved = asked and nothing is dropped')];
+};
+
+export const tooFewSamples: FlagRule = ({ profile, plan, result }) => {
+  const slices = profile.slo.latency.map((rule) => ({ rule, n: sliceCount(rule, result, plan) }));
+  const flags = slices.flatMap(({ rule, n }) => {
+    if (n === undefined) return [];
+    const tail = n * (1 - rule.percentile / 100);
+    if (tail >= STABLE_TAIL_SAMPLES) return [];
+    const severity = tail < MIN_TAIL_SAMPLES ? 'invalid' : 'warn';
+    const scope = rule.kind ? ` (kind ${rule.kind})` : rule.client ? ` (client ${rule.client})` : '';
+    const needed = Math.ceil(STABLE_TAIL_SAMPLES / (1 - rule.percentile / 100));
+    const counted = result ? 'requests' : 'expected requests';
+    return [flag('too-few-samples', severity, `too few samples for p${rule.percentile}`, `p${rule.percentile}${scope} from ${formatCount(n)} ${counted}: ${formatCount(tail)} beyond it`, INCIDENT.twitter2018b, `run longer or faster: p${rule.percentile} needs ≥ ${formatCount(needed)} requests`)];
+  });
+  return flags;
+};
+
+export const hitRatio: FlagRule = ({ profile, result }) => {
+  if (!result) return [];
+  const measured = result.intervals.filter((i) => !i.warmup);
+  const names = [...new Set(measured.flatMap((i) => Object.keys(i.gauges).filter((k) => k.startsWith('hitRatio.'))))];
+  const prod = profile.production?.hitRatio;
+  return names.flatMap((name) => {
+    const values = measured.map((i) => i.gauges[name]).filter((v): v is number => v !== undefined);
+    if (values.length === 0) return [];
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    const cache = name.slice('hitRatio.'.length);
+    if (prod !== undefined) {
+      if (Math.abs(mean - prod) <= HIT_RATIO_TOLERANCE) return [];
+      const direction = mean > prod ? 'above' : 'below';
+      return [flag('hit-ratio', 'warn', `cache hit ratio ${direction} production's`, `${cache}: ${formatShare(mean)} in the test vs ${formatShare(prod)} in production`, INCIDENT.twitter2016b, mean > prod ? 'widen the keyspace or shrink the cache (capacity) so misses reach the database as in production' : 'warm the cache (warm: true or a warm-up) or raise its capacity')];
+    }
+    if (mean < SUSPICIOUS_HIT_RATIO) return [];
+    return [flag('hit-ratio', 'info', 'near-perfect cache hit ratio', `${cache}: ${formatShare(mean)} over the measured intervals`, INCIDENT.twitter2016b, 'state production.hitRatio; a pre-warmed cache hides the database load of misses')];
+  });
+};
+
+export const fastErrors: FlagRule = ({ result }) => {
+  if (!result) return [];
+  const ok = result.byOutcome.ok;
+  const failed = result.byOutcome.failed;
+  const completed = ok.requests + failed.requests;
+  if (failed.requests === 0 || completed === 0 || ok.requests === 0) return [];
+  if (failed.requests / completed < 0.01) return [];
+  if (failed.latencyUs.p50 * 2 > ok.latencyUs.p50) return [];
+  return [flag('fast-errors', 'warn', 'errors faster than successes pull percentiles down', `${formatShare(failed.requests / completed)} failed with median ${formatUs(failed.latencyUs.p50)} vs ${formatUs(ok.latencyUs.p50)} for successes`, INCIDENT.twitter2013, 'judge the error rate (slo.errorRate) and read the ok-only percentiles: a fast failure is not a fast answer')];
+};
+
+/**
+ * The generator sent well under the asked rate: below ACHIEVED_FRACTION of it and by more than
+ * Poisson noise could explain (4 standard deviations of the expected count), so a short step at a
+ * low rate is not mistaken for a saturated generator.
+ */
+export function fellShort(result: RunResult): boolean {
+  const expected = result.requests.expected;
+  if (result.interrupted || expected <= 0) return false;
+  const deficit = expected - result.requests.sent;
+  return result.requests.sent < ACHIEVED_FRACTION * expected && deficit > 4 * Math.sqrt(expected);
+}
+
+export const RESULT_RULES: FlagRule[] = [coordinatedOmission, generatorBottleneck, tooFewSamples, hitRatio, fastErrors];
+
+function sliceCount(rule: { kind?: string | undefined; client?: string | undefined }, result: RunResult | undefined, plan: { expectedRequests: number; warmupUs: number; totalUs: number; kinds: string[]; kindShares: number[]; clients: { name: string; expectedRequests: number }[] } | undefined): number | undefined {
+  if (result) {
+    if (rule.kind !== undefined && rule.client === undefined) return result.byKind[rule.kind]?.requests ?? 0;
+    if (rule.client !== undefined && rule.kind === undefined) return result.byClient[rule.client]?.requests ?? 0;
+    if (rule.kind === undefined) return result.requests.ok + result.requests.failed;
+    return undefined;
+  }
+  if (!plan) return undefined;
+  // Expected requests include the warm-up: scale to the measured window (exact for a steady rate).
+  const measured = plan.totalUs > 0 ? (plan.totalUs - plan.warmupUs) / plan.totalUs : 1;
+  if (rule.kind !== undefined && rule.client === undefined) return plan.expectedRequests * measured * (plan.kindShares[plan.kinds.indexOf(rule.kind)] ?? 0);
+  if (rule.client !== undefined && rule.kind === undefined) return (plan.clients.find((c) => c.name === rule.client)?.expectedRequests ?? 0) * measured;
+  if (rule.kind === undefined) return plan.expectedRequests * measured;
+  return undefined;
+}
+

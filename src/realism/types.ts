@@ -1,0 +1,41 @@
+import type { Plan } from '../schedule/types.ts';
+import type { Profile } from '../profile/types.ts';
+import type { RunResult } from '../recorder/result.ts';
+
+/**
+ * How much a departure from reality matters. `invalid`: the measurement cannot support a verdict
+ * (the report says INVALID, never PASS); `warn`: the verdict stands but may not hold in production;
+ * `info`: worth knowing.
+ */
+export type Severity = 'invalid' | 'warn' | 'info';
+
+/** One way the test setup departs from reality. */
+export interface RealismFlag {
+  /** Stable id, e.g. "generator-bottleneck"; what tests and CI filters refer to. */
+  id: string;
+  severity: Severity;
+  /** One line: what is unrealistic. */
+  title: string;
+  /** The measured or configured figure that raised it. */
+  evidence: string;
+  /** The incident in shared/incidents.md it echoes. */
+  incident: string;
+  /** What to change in the profile or setup. */
+  fix: string;
+}
+
+/**
+ * What the flags read. Without `result` only the flags knowable before a run are raised
+ * (`stampede lint`); `plan` gives expected request counts; `qualification` says a capacity figure
+ * is being claimed and whether failover headroom was computed for it.
+ */
+export interface RealismInput {
+  profile: Profile;
+  plan?: Plan;
+  result?: RunResult;
+  qualification?: { failoverComputed: boolean };
+}
+
+export type FlagRule = (input: RealismInput) => RealismFlag[];
+
+export const SEVERITY_ORDER: Record<Severity, number> = { invalid: 0, warn: 1, info: 2 };

@@ -1,0 +1,116 @@
+import type { Breakdown } from './breakdown.ts';
+import { decodeFromCompressedBase64, encodeIntoCompressedBase64, newHistogram, type Histogram } from './histograms.ts';
+import type { IntervalResult, RunRecorder } from './run-recorder.ts';
+
+/**
+ * What one worker's RunRecorder ships to the main thread: counters and every histogram, encoded
+ * (compressed HdrHistogram, exact to the histogram's precision), never per-value messages.
+ */
+export interface RecorderPart {
+  reasons: string[];
+  errorCounts: number[];
+  sentCount: number;
+  droppedCount: number;
+  warmupSent: number;
+  lastCompletionUs: number;
+  all: EncodedBreakdown;
+  ok: EncodedBreakdown;
+  failed: EncodedBreakdown;
+  byKind: EncodedBreakdown[];
+  byClient: EncodedBreakdown[];
+  serviceTime: string;
+  /** Closed intervals with their latency histograms (the recorder kept them: keepIntervalHistograms). */
+  intervals: IntervalResult[];
+  intervalLatency: string[];
+}
+
+export interface EncodedBreakdown {
+  ok: number;
+  failed: number;
+  latency: string;
+}
+
+function encodeBreakdown(b: Breakdown): EncodedBreakdown {
+  return { ok: b.ok, failed: b.failed, latency: encodeIntoCompressedBase64(b.latency) };
+}
+
+function addBreakdown(into: Breakdown, part: EncodedBreakdown): void {
+  into.ok += part.ok;
+  into.failed += part.failed;
+  into.latency.add(decodeFromCompressedBase64(part.latency));
+}
+
+export function exportRecorderPart(r: RunRecorder): RecorderPart {
+  return {
+    reasons: [...r.reasons],
+    errorCounts: [...r.errorCounts],
+    sentCount: r.sentCount,
+    droppedCount: r.droppedCount,
+    warmupSent: r.warmupSent,
+    lastCompletionUs: r.lastCompletionUs,
+    all: encodeBreakdown(r.all),
+    ok: encodeBreakdown(r.ok),
+    failed: encodeBreakdown(r.failed),
+    byKind: r.byKind.map(encodeBreakdown),
+    byClient: r.byClient.map(encodeBreakdown),
+    serviceTime: encodeIntoCompressedBase64(r.serviceTime),
+    intervals: r.intervals,
+    intervalLatency: [...r.encodedIntervals],
+  };
+}
+
+/**
+ * How a gauge combines across workers: the generator's own figures are per thread (the worst
+ * thread says whether the generator was the limit); the target's stats are the target's (one
+ * worker polls them); everything else (in flight, connections, hits) adds up.
+ */
+function combineGauge(name: string, a: number | undefined, b: number): number {
+  if (a === undefined) return b;
+  if (name.startsWith('generator.')) return Math.max(a, b);
+  if (name.startsWith('target.')) return a;
+  return a + b;
+}
+
+/**
+ * Merges workers' parts into `into` (a recorder that recorded nothing itself): totals, every
+ * breakdown, error counts by reason name, and one interval per interval index with the workers'
+ * interval histograms added — so percentiles are those of the whole run, not averages of workers'.
+ */
+export function mergeRecorderParts(into: RunRecorder, parts: readonly RecorderPart[]): void {
+  for (const part of parts) {
+    into.sentCount += part.sentCount;
+    into.droppedCount += part.droppedCount;
+    into.warmupSent += part.warmupSent;
+    into.lastCompletionUs = Math.max(into.lastCompletionUs, part.lastCompletionUs);
+    part.reasons.forEach((name, code) => {
+      if (code > 0) into.errorCounts[into.reason(name)]! += part.errorCounts[code] ?? 0;
+    });
+    addBreakdown(into.all, part.all);
+    addBreakdown(into.ok, part.ok);
+    addBreakdown(into.failed, part.failed);
+    part.byKind.forEach((b, i) => into.byKind[i] && addBreakdown(into.byKind[i], b));
+    part.byClient.forEach((b, i) => into.byClient[i] && addBreakdown(into.byClient[i], b));
+    into.serviceTime.add(decodeFromCompressedBase64(part.serviceTime));
+  }
+  const count = Math.max(0, ...parts.map((p) => p.intervals.length));
+  for (let i = 0; i < count; i++) {
+    const latency: Histogram = newHistogram();
+    let merged: IntervalResult | undefined;
+    const gauges: Record<string, number> = {};
+    for (const part of parts) {
+      const interval = part.intervals[i];
+      if (!interval) continue;
+      const encoded = part.intervalLatency[i];
+      if (encoded) latency.add(decodeFromCompressedBase64(encoded));
+      for (const [name, value] of Object.entries(interval.gauges)) gauges[name] = combineGauge(name, gauges[name], value);
+      merged = merged
+        ? { ...merged, sent: merged.sent + interval.sent, ok: merged.ok + interval.ok, failed: merged.failed + interval.failed, dropped: merged.dropped + interval.dropped, goodputRps: merged.goodputRps + interval.goodputRps }
+        : { ...interval };
+    }
+    if (!merged) continue;
+    const completed = latency.totalCount;
+    merged.latencyUs = completed === 0 ? { p50: 0, p99: 0, max: 0 } : { p50: latency.getValueAtPercentile(50), p99: latency.getValueAtPercentile(99), max: latency.maxValue };
+    merged.gauges = gauges;
+    into.appendMergedInterval(merged, latency);
+  }
+}

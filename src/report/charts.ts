@@ -1,0 +1,233 @@
+import { createRequire } from 'node:module';
+import type * as Echarts from 'echarts';
+import { formatUs } from '../analysis/slo.ts';
+import type { IntervalResult } from '../recorder/run-recorder.ts';
+import type { LoggedInterval } from './latency-log.ts';
+
+/*
+ * Chart options (pure data) and their server-side SVG rendering with echarts: the report carries
+ * plain SVG, so it opens anywhere without JavaScript or network, and the same input gives the same
+ * bytes.
+ */
+
+export type ChartOption = Echarts.EChartsCoreOption;
+
+/** echarts is large (~0.7 s to load): required on the first chart, so commands that draw none do not pay for it. */
+let echartsModule: typeof Echarts | undefined;
+function echarts(): typeof Echarts {
+  echartsModule ??= createRequire(import.meta.url)('echarts') as typeof Echarts;
+  return echartsModule;
+}
+
+export const CHART_WIDTH = 960;
+export const CHART_HEIGHT = 320;
+
+const PALETTE = ['#2f6fdf', '#e4572e', '#29a36a', '#9b59b6', '#f2a541', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+const BASE = { animation: false, color: PALETTE, textStyle: { fontFamily: 'system-ui, sans-serif' }, grid: { left: 70, right: 40, top: 64, bottom: 40 } };
+
+/** Renders an option to an SVG string (echarts SSR, SVG renderer). */
+export function renderChartSvg(option: ChartOption, width = CHART_WIDTH, height = CHART_HEIGHT): string {
+  const chart = echarts().init(null, null, { renderer: 'svg', ssr: true, width, height });
+  try {
+    chart.setOption({ ...BASE, ...option });
+    return chart.renderToSVGString();
+  } finally {
+    chart.dispose();
+  }
+}
+
+const seconds = (tMs: number) => Number((tMs / 1000).toFixed(3));
+const timeAxis = { type: 'value', name: 's', nameLocation: 'end', min: 'dataMin', max: 'dataMax' } as const;
+const legend = { top: 26, left: 'center', type: 'scroll' } as const;
+/** Axis names run along the axis, clear of the legend above the plot. */
+const yName = { nameLocation: 'middle', nameGap: 52, nameRotate: 90 } as const;
+
+/** Sent, ok and failed requests per second, per interval. */
+export function throughputChart(intervals: readonly IntervalResult[], intervalMs: number): ChartOption {
+  const perSecond = (n: number) => Number(((n * 1000) / intervalMs).toFixed(1));
+  return {
+    title: { text: 'Throughput', left: 'center', textStyle: { fontSize: 13 } },
+    legend,
+    xAxis: timeAxis,
+    yAxis: { type: 'value', name: 'req/s', ...yName },
+    series: [
+      { name: 'sent', type: 'line', showSymbol: false, data: intervals.map((i) => [seconds(i.tMs), perSecond(i.sent)]) },
+      { name: 'ok', type: 'line', showSymbol: false, data: intervals.map((i) => [seconds(i.tMs), perSecond(i.ok)]) },
+      { name: 'failed', type: 'line', showSymbol: false, data: intervals.map((i) => [seconds(i.tMs), perSecond(i.failed + i.dropped)]) },
+    ],
+  };
+}
+
+/** p50, p99 and max latency per interval, log scale. */
+export function latencyOverTimeChart(intervals: readonly IntervalResult[]): ChartOption {
+  const line = (name: string, pick: (i: IntervalResult) => number) => ({
+    name,
+    type: 'line',
+    showSymbol: false,
+    data: intervals.filter((i) => i.ok + i.failed > 0).map((i) => [seconds(i.tMs), Math.max(1, pick(i)) / 1000]),
+  });
+  return {
+    title: { text: 'Latency over time (from intended send)', left: 'center', textStyle: { fontSize: 13 } },
+    legend,
+    xAxis: timeAxis,
+    yAxis: { type: 'log', name: 'ms', logBase: 10, ...yName },
+    series: [line('p50', (i) => i.latencyUs.p50), line('p99', (i) => i.latencyUs.p99), line('max', (i) => i.latencyUs.max)],
+  };
+}
+
+/** A heatmap wider than this merges neighbouring intervals, so an hour-long run stays a readable (and small) page. */
+export const HEATMAP_COLUMNS = 240;
+
+/** Neighbouring intervals merged (counts summed) until at most `maxColumns` remain; each keeps its first start time. */
+function mergeColumns(intervals: readonly LoggedInterval[], maxColumns: number): LoggedInterval[] {
+  const per = Math.ceil(intervals.length / maxColumns);
+  if (per <= 1) return [...intervals];
+  const out: LoggedInterval[] = [];
+  for (let i = 0; i < intervals.length; i += per) {
+    const group = intervals.slice(i, i + per);
+    const counts = new Map<number, number>();
+    for (const g of group) for (const [v, c] of g.counts) counts.set(v, (counts.get(v) ?? 0) + c);
+    out.push({ tMs: group[0]!.tMs, counts: [...counts.entries()].sort((a, b) => a[0] - b[0]) });
+  }
+  return out;
+}
+
+/** Latency heatmap: per interval, how many requests completed in each log-spaced latency band. */
+export function latencyHeatmapChart(logged: readonly LoggedInterval[], bands = 32, maxColumns = HEATMAP_COLUMNS): ChartOption | undefined {
+  const intervals = mergeColumns(logged, maxColumns);
+  let min = Infinity;
+  let max = 0;
+  for (const i of intervals) {
+    for (const [v] of i.counts) {
+      if (v <= 0) continue;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+  }
+  if (max === 0) return undefined;
+  const lo = Math.log10(min);
+  const hi = Math.log10(max) + 1e-9;
+  const width = Math.max((hi - lo) / bands, 1e-6);
+  const edges = Array.from({ length: bands }, (_, b) => 10 ** (lo + b * width));
+  const cells: [number, number, number][] = [];
+  let top = 0;
+  intervals.forEach((interval, x) => {
+    const counts = new Array<number>(bands).fill(0);
+    for (const [v, c] of interval.counts) counts[Math.min(bands - 1, Math.max(0, Math.floor((Math.log10(Math.max(v, 1)) - lo) / width)))]! += c;
+    counts.forEach((c, y) => {
+      if (c === 0) return;
+      const level = Number(Math.log10(c + 1).toFixed(3));
+      top = Math.max(top, level);
+      cells.push([x, y, level]);
+    });
+  });
+  return {
+    title: { text: 'Latency heatmap (requests per interval and band, log colour)', left: 'center', textStyle: { fontSize: 13 } },
+    grid: { left: 70, right: 40, top: 40, bottom: 80 },
+    xAxis: { type: 'category', name: 's', data: intervals.map((i) => String(seconds(i.tMs))), splitArea: { show: false } },
+    yAxis: { type: 'category', name: 'latency', data: edges.map((e) => formatUs(Math.round(e))) },
+    visualMap: { min: 0, max: Math.max(top, 1), calculable: false, orient: 'horizontal', left: 'center', bottom: 5, itemHeight: 200, text: ['many', 'few'], inRange: { color: ['#f7fbff', '#6baed6', '#08306b', '#e4572e'] } },
+    series: [{ name: 'requests', type: 'heatmap', data: cells, progressive: 0 }],
+  };
+}
+
+/** The percentile spectrum, HDR style: x is 1/(1 − p) on a log axis, labelled as percentiles. */
+export function percentileSpectrumChart(series: { name: string; points: { percentile: number; valueUs: number }[] }[]): ChartOption {
+  const x = (p: number) => (p >= 100 ? 1e7 : Number((1 / (1 - p / 100)).toPrecision(8)));
+  return {
+    title: { text: 'Percentile spectrum', left: 'center', textStyle: { fontSize: 13 } },
+    legend,
+    xAxis: {
+      type: 'log',
+      name: 'percentile',
+      logBase: 10,
+      min: 1,
+      max: Math.max(10, ...series.flatMap((s) => s.points.filter((p) => p.percentile < 100).map((p) => x(p.percentile)))),
+      axisLabel: { formatter: (v: number) => (v <= 1 ? '0%' : `${Number((100 * (1 - 1 / v)).toPrecision(6))}%`) },
+    },
+    yAxis: { type: 'log', name: 'ms', logBase: 10, ...yName },
+    series: series.map((s) => ({
+      name: s.name,
+      type: 'line',
+      showSymbol: false,
+      step: 'end',
+      data: s.points.filter((p) => p.percentile < 100).map((p) => [x(p.percentile), Math.max(1, p.valueUs) / 1000]),
+    })),
+  };
+}
+
+/** One chart per gauge family (connections, queues and workers, hit ratio, rates, process), each a line per gauge. */
+export function gaugeCharts(intervals: readonly IntervalResult[]): { title: string; option: ChartOption }[] {
+  const names = [...new Set(intervals.flatMap((i) => Object.keys(i.gauges)))];
+  const families: { title: string; unit: string; match: (n: string) => boolean }[] = [
+    { title: 'Connections (open, idle, TIME_WAIT)', unit: 'connections', match: (n) => /connections/i.test(n) },
+    { title: 'Hit ratio', unit: 'ratio', match: (n) => n.startsWith('hitRatio') },
+    { title: 'Queues, waiters and busy workers', unit: 'count', match: (n) => /queue|waiters|busy|inflight/i.test(n) },
+    { title: 'Rates', unit: 'req/s', match: (n) => /rps$/i.test(n) },
+  ];
+  const used = new Set<string>();
+  const groups = families.map((f) => {
+    const members = names.filter((n) => !used.has(n) && f.match(n));
+    members.forEach((n) => used.add(n));
+    return { ...f, members };
+  });
+  const rest = names.filter((n) => !used.has(n));
+  if (rest.length > 0) groups.push({ title: 'Other gauges (GC, threads, memory, …)', unit: '', match: () => true, members: rest });
+  return groups
+    .filter((g) => g.members.length > 0)
+    .map((g) => ({
+      title: g.title,
+      option: {
+        title: { text: g.title, left: 'center', textStyle: { fontSize: 13 } },
+        legend,
+                xAxis: timeAxis,
+        yAxis: { type: 'value', name: g.unit, ...yName, ...(g.unit === 'ratio' ? { max: 1 } : {}) },
+        series: g.members.slice(0, 12).map((name) => ({
+          name,
+          type: 'line',
+          showSymbol: false,
+          data: intervals.filter((i) => i.gauges[name] !== undefined).map((i) => [seconds(i.tMs), i.gauges[name]!]),
+        })),
+      },
+    }));
+}
+
+/** The capacity curve: offered rate against latency per step, with the SLO limit, the peak and the failover load. */
+export function capacityChart(input: {
+  steps: readonly { askedRps: number; pass: boolean; latencyUs: { p50: number; p99: number; p999: number } }[];
+  sloP99Us?: number | undefined;
+  peakRps: number;
+  failoverRps?: number | undefined;
+  capacityRps: number;
+}): ChartOption {
+  const sorted = [...input.steps].sort((a, b) => a.askedRps - b.askedRps);
+  const line = (name: string, pick: (s: (typeof sorted)[number]) => number) => ({ name, type: 'line', symbolSize: 6, data: sorted.map((s) => [s.askedRps, Math.max(1, pick(s)) / 1000]) });
+  const marks: { name: string; xAxis: number; lineStyle: { color: string; type: 'dashed' | 'solid' } }[] = [
+    { name: `peak ${Math.round(input.peakRps)}`, xAxis: input.peakRps, lineStyle: { color: '#555', type: 'dashed' } },
+  ];
+  if (input.failoverRps !== undefined) marks.push({ name: `N+1 ${Math.round(input.failoverRps)}`, xAxis: input.failoverRps, lineStyle: { color: '#e4572e', type: 'dashed' } });
+  if (input.capacityRps > 0) marks.push({ name: `capacity ${Math.round(input.capacityRps)}`, xAxis: input.capacityRps, lineStyle: { color: '#29a36a', type: 'solid' } });
+  const p99 = line('p99', (s) => s.latencyUs.p99) as Record<string, unknown>;
+  p99.markLine = { symbol: 'none', label: { formatter: '{b}', position: 'insideEndTop' }, data: marks };
+  if (input.sloP99Us !== undefined) {
+    (p99.markLine as { data: unknown[] }).data.push({ name: `SLO p99 ${formatUs(input.sloP99Us)}`, yAxis: input.sloP99Us / 1000, lineStyle: { color: '#9b59b6', type: 'dotted' } });
+  }
+  return {
+    title: { text: 'Capacity curve: offered rate vs latency per step', left: 'center', textStyle: { fontSize: 13 } },
+    legend,
+    xAxis: { type: 'value', name: 'req/s', min: 0 },
+    yAxis: { type: 'log', name: 'ms', logBase: 10, ...yName },
+    series: [line('p50', (s) => s.latencyUs.p50), p99, line('p99.9', (s) => s.latencyUs.p999)],
+  };
+}
+
+/** A trend across runs (history): one line per series over the run labels. */
+export function trendChart(title: string, unit: string, labels: readonly string[], series: { name: string; values: (number | null)[] }[], log = false): ChartOption {
+  return {
+    title: { text: title, left: 'center', textStyle: { fontSize: 13 } },
+    legend,
+    xAxis: { type: 'category', data: [...labels] },
+    yAxis: log ? { type: 'log', name: unit, logBase: 10, ...yName } : { type: 'value', name: unit, ...yName },
+    series: series.map((s) => ({ name: s.name, type: 'line', symbolSize: 6, connectNulls: false, data: s.values })),
+  };
+}

@@ -1,0 +1,47 @@
+import { compareQuantiles, quantileWithInterval } from '../analysis/quantile-ci.ts';
+import { formatRatio, formatUs } from '../analysis/slo.ts';
+import { trendChart } from './charts.ts';
+import { renderHtmlPage, type HtmlChart } from './html.ts';
+import type { Snapshot } from './snapshots.ts';
+import { markdownTable } from './table.ts';
+
+/** The trend of a folder of runs (one a night): Markdown table and charts of capacity and p99. */
+export function renderHistory(snapshots: readonly Snapshot[]): { markdown: string; html: string } {
+  const sorted = [...snapshots].sort((a, b) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : a.label.localeCompare(b.label)));
+  const rows = sorted.map((s, i) => {
+    const previous = sorted[i - 1];
+    let trend = '';
+    if (previous?.latency && s.latency) {
+      const change = compareQuantiles(quantileWithInterval(previous.latency, 99), quantileWithInterval(s.latency, 99));
+      trend = change === 'regressed' ? '**p99 regressed**' : change === 'improved' ? 'p99 improved' : 'p99 same';
+    }
+    return [
+      s.label,
+      s.profileName,
+      s.verdict,
+      s.capacityRps !== undefined ? `${Math.round(s.capacityRps)}` : '–',
+      s.p99Us !== undefined ? formatUs(s.p99Us) : '–',
+      formatRatio(s.requests.total > 0 ? s.requests.failed / s.requests.total : 0),
+      trend,
+    ];
+  });
+  const regressions = rows.filter((r) => r[6] === '**p99 regressed**').length;
+  const markdown = [
+    `# history: ${sorted.length} runs`,
+    '',
+    `- ${regressions === 0 ? 'no night regressed its p99 against the night before' : `${regressions} night(s) regressed p99 against the night before`} (99% confidence intervals from the histograms)`,
+    '',
+    '## Trend',
+    '',
+    markdownTable(['run', 'profile', 'verdict', 'capacity rps', 'p99', 'error rate', 'vs previous'], rows, ['l', 'l', 'l', 'r', 'r', 'r', 'l']),
+    '',
+  ].join('\n');
+  const labels = sorted.map((s) => s.label);
+  const charts: HtmlChart[] = [];
+  if (sorted.some((s) => s.capacityRps !== undefined)) {
+    charts.push({ title: 'Capacity per night', option: trendChart('Capacity per night', 'req/s', labels, [{ name: 'capacity', values: sorted.map((s) => s.capacityRps ?? null) }]) });
+  }
+  charts.push({ title: 'p99 per night', option: trendChart('p99 per night', 'ms', labels, [{ name: 'p99', values: sorted.map((s) => (s.p99Us !== undefined ? s.p99Us / 1000 : null)) }], true) });
+  const html = renderHtmlPage({ title: 'history', verdict: regressions === 0 ? 'PASS' : 'FAIL', markdown, charts });
+  return { markdown, html };
+}

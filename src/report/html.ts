@@ -1,0 +1,66 @@
+import { renderChartSvg, type ChartOption } from './charts.ts';
+import { escapeHtml, markdownToHtml } from './markdown-html.ts';
+
+export interface HtmlChart {
+  title: string;
+  option: ChartOption;
+  width?: number;
+  height?: number;
+}
+
+const STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d2330;max-width:1010px;margin:24px auto;padding:0 16px}
+h1{font-size:24px;margin:0 0 8px}h1 .verdict{padding:2px 10px;border-radius:6px;color:#fff}
+.PASS{background:#29a36a}.FAIL{background:#d64541}.INVALID{background:#8e44ad}.NO-SLO{background:#7f8c8d}
+h2{font-size:18px;border-bottom:1px solid #dde2ea;padding-bottom:4px;margin-top:28px}
+table{border-collapse:collapse;margin:8px 0;font-size:13px}th,td{border:1px solid #dde2ea;padding:3px 8px;text-align:left;vertical-align:top}
+th{background:#f3f5f9}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+code{background:#f3f5f9;padding:0 3px;border-radius:3px}figure{margin:12px 0}figure svg{max-width:100%;height:auto;border:1px solid #eef1f5;border-radius:6px}
+footer{margin-top:32px;color:#7a8394;font-size:12px}`;
+
+/**
+ * One self-contained HTML page: the report's Markdown as HTML with the charts as inline SVG
+ * (rendered here, so the page needs no script and no network). Charts go after the section
+ * headed `chartsAfter` (default: the verdict), before the details.
+ */
+export function renderHtmlPage(input: { title: string; verdict: string; markdown: string; charts: readonly HtmlChart[]; chartsAfter?: string }): string {
+  const sections = input.markdown.split(/\n(?=## )/);
+  const after = input.chartsAfter === undefined ? 0 : Math.max(0, sections.findIndex((s) => s.startsWith(`## ${input.chartsAfter}`)));
+  const heading = sections.slice(0, after + 1).join('\n').replace(/^# (.*)$/m, '');
+  const rest = sections.slice(after + 1);
+  const figures = input.charts
+    .map((c, k) => `<figure aria-label="${escapeHtml(c.title)}">${scopeSvgIds(renderChartSvg(c.option, c.width, c.height), k)}</figure>`)
+    .join('\n');
+  const verdictClass = input.verdict.replace(/\s+/g, '-');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(input.title)}: ${escapeHtml(input.verdict)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>${escapeHtml(input.title)} <span class="verdict ${verdictClass}">${escapeHtml(input.verdict)}</span></h1>
+${markdownToHtml(heading)}
+${input.charts.length > 0 ? `<h2>Charts</h2>\n${figures}` : ''}
+${markdownToHtml(rest.join('\n'))}
+<footer>stampede report · charts rendered with Apache ECharts (server-side SVG) · works offline</footer>
+</body>
+</html>
+`;
+}
+
+/**
+ * zrender names classes and clip paths from process-wide counters ("zr8-cls-379"), so the same chart
+ * renders differently the second time and two inline SVGs could share a name. Renumber them per
+ * chart, in order of appearance: deterministic bytes, unique within the page.
+ */
+export function scopeSvgIds(svg: string, chart: number): string {
+  const names = new Map<string, string>();
+  return svg.replace(/\bzr\d+-[A-Za-z]*-?\d+\b/g, (token) => {
+    let name = names.get(token);
+    if (name === undefined) names.set(token, (name = `c${chart}-${names.size}`));
+    return name;
+  });
+}

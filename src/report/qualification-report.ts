@@ -1,0 +1,87 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatRatio, formatUs } from '../analysis/slo.ts';
+import type { Qualification } from '../qualify/types.ts';
+import { capacityChart } from './charts.ts';
+import { flagsMarkdown } from './flags.ts';
+import { renderHtmlPage } from './html.ts';
+import { markdownTable } from './table.ts';
+
+const rps = (x: number) => String(Math.round(x));
+const pct = (x: number) => `${x >= 0 ? '+' : ''}${Math.round(x * 100)}%`;
+
+/** report.md of a qualification: verdict and reasons, capacity and headroom, flags, the per-step table. Pure. */
+export function renderQualificationReport(q: Qualification): string {
+  const capacityLine = q.capacityRps > 0 ? `**${rps(q.capacityRps)} rps**` : '**none**: no step held the SLO';
+  const rows: string[][] = [
+    ['capacity (every SLO check held)', capacityLine],
+    ['expected peak', `${rps(q.expectedPeakRps)} rps (${q.peakSource})`],
+    ['headroom over peak', pct(q.headroom)],
+  ];
+  if (q.failover) {
+    rows.push(['failover load (N+1)', `${rps(q.failover.demandRps)} rps: peak × ${q.failover.dataCentres}/${q.failover.dataCentres - 1} when one of ${q.failover.dataCentres} DCs fails`]);
+    rows.push(['failover headroom', `${pct(q.failover.headroom)}: **${q.failover.pass ? 'PASS' : 'FAIL'}**`]);
+  } else {
+    rows.push(['failover headroom', 'not computed (no production.dataCentres ≥ 2)']);
+  }
+  rows.push(['knee (latency turns up)', q.knee ? `after ${rps(q.knee.rps)} rps (p99 ${formatUs(q.knee.p99Us)}; > 2× the lightest step's by ${rps(q.knee.turnedAtRps)} rps)` : 'not reached']);
+  rows.push(['limit', q.limit ? `the ${q.limit.by} at ${rps(q.limit.rps)} rps: ${q.limit.detail}` : 'not reached']);
+  const steps = markdownTable(
+    ['step', 'asked rps', 'achieved rps', 'measured', 'p50', 'p99', 'p99.9', 'errors', 'SLO', 'limit'],
+    [...q.steps]
+      .map((s, i) => ({ s, i }))
+      .sort((a, b) => a.s.askedRps - b.s.askedRps)
+      .map(({ s, i }) => [
+        String(i + 1),
+        rps(s.askedRps),
+        rps(s.achievedRps),
+        formatUs(s.durationMs * 1000),
+        formatUs(s.latencyUs.p50),
+        formatUs(s.latencyUs.p99),
+        formatUs(s.latencyUs.p999),
+        formatRatio(s.errorRate),
+        s.pass ? 'pass' : `FAIL: ${s.failedChecks.join('; ')}`,
+        s.generatorLimited ? 'generator' : q.limit?.by === 'target' && q.limit.rps === s.askedRps ? 'target' : '',
+      ]),
+    ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
+  );
+  return [
+    `# ${q.profile.name} qualification: ${q.verdict}`,
+    '',
+    ...q.reasons.map((r) => `- ${r}`),
+    '',
+    q.profile.description.trim(),
+    '',
+    `target ${q.target} · seed ${q.seed} · ${q.steps.length} steps of ${formatUs(q.step.durationMs * 1000)} (longer at low rates, for enough samples) after ${formatUs(q.step.warmupMs * 1000)} warm-up each · every client scaled by the same factor, hot keys at their peak share · profile sha256 ${q.profile.sha256.slice(0, 12)}`,
+    '',
+    '## Capacity and headroom',
+    '',
+    markdownTable(['', ''], rows),
+    '',
+    '## Realism flags',
+    '',
+    flagsMarkdown(q.flags),
+    '',
+    '## Steps',
+    '',
+    steps,
+    '',
+    'Each step is a run folder under `steps/` with its own result.json, latency.hlog and report.',
+    '',
+  ].join('\n');
+}
+
+/** report.html of a qualification: the Markdown plus the capacity curve. */
+export function renderQualificationHtml(q: Qualification, markdown: string): string {
+  const chart = capacityChart({ steps: q.steps, sloP99Us: q.sloP99Us, peakRps: q.expectedPeakRps, failoverRps: q.failover?.demandRps, capacityRps: q.capacityRps });
+  return renderHtmlPage({ title: `${q.profile.name} qualification`, verdict: q.verdict, markdown, charts: [{ title: 'Capacity curve', option: chart, height: 380 }], chartsAfter: 'Realism flags' });
+}
+
+/** Writes report.md and report.html into the qualification folder. */
+export function writeQualificationReports(dir: string, q: Qualification): { markdown: string; html: string } {
+  const markdown = renderQualificationReport(q);
+  const html = renderQualificationHtml(q, markdown);
+  writeFileSync(join(dir, 'report.md'), markdown);
+  writeFileSync(join(dir, 'report.html'), html);
+  return { markdown, html };
+}

@@ -1,0 +1,24 @@
+import type { RunResult } from '../recorder/result.ts';
+import { gaugeCharts, latencyHeatmapChart, latencyOverTimeChart, percentileSpectrumChart, throughputChart } from './charts.ts';
+import type { HtmlChart } from './html.ts';
+import { mergeIntervals, percentileSpectrum, type LoggedInterval } from './latency-log.ts';
+
+/** The charts of one run: throughput and latency over time, the heatmap and spectrum (from the interval log), the model's gauges. */
+export function runCharts(result: RunResult, latencyLog: readonly LoggedInterval[] | undefined): HtmlChart[] {
+  const intervals = result.intervals;
+  const intervalMs = intervals.length > 1 ? intervals[1]!.tMs - intervals[0]!.tMs : 1000;
+  const charts: HtmlChart[] = [];
+  if (intervals.length > 0) {
+    charts.push({ title: 'Throughput', option: throughputChart(intervals, intervalMs) });
+    charts.push({ title: 'Latency over time', option: latencyOverTimeChart(intervals) });
+  }
+  if (latencyLog && latencyLog.length > 0) {
+    const heatmap = latencyHeatmapChart(latencyLog);
+    if (heatmap) charts.push({ title: 'Latency heatmap', option: heatmap, height: 380 });
+    const warmupStarts = new Set(intervals.filter((i) => i.warmup).map((i) => i.tMs));
+    const measured = mergeIntervals(latencyLog.filter((i) => !warmupStarts.has(i.tMs)));
+    charts.push({ title: 'Percentile spectrum', option: percentileSpectrumChart([{ name: 'all requests', points: percentileSpectrum(measured) }]) });
+  }
+  for (const g of gaugeCharts(intervals)) charts.push({ title: g.title, option: g.option });
+  return charts;
+}

@@ -1,0 +1,105 @@
+import { gridPoints, parseAxis, type Axis } from './grid.ts';
+import { runJobs } from './pool.ts';
+import { FAILED, RECOVERED, type PointResult } from './point.ts';
+
+export interface SweepOptions {
+  profilePath: string;
+  /** `--vary` specs: one or two. */
+  vary: string[];
+  /** Fixed `--set` overrides applied to every point. */
+  set: string[];
+  steps: number;
+  windowS: [number, number] | null;
+  parallel?: number;
+  onPoint?: (done: number, total: number) => void;
+}
+
+export interface SweepResult {
+  axes: Axis[];
+  /** Row-major over the axes (the first axis varies slowest). */
+  points: { at: number[]; result: PointResult }[];
+  /**
+   * Per value of the second axis (one entry for a 1-D sweep): the largest first-axis value at and
+   * below which every point recovered — the hidden capacity when the first axis is the load — or
+   * null when even the smallest did not.
+   */
+  hiddenCapacity: { column: string | null; value: number | null }[];
+  /** First-axis values (per column) where the system did not recover: the vulnerable region. */
+  vulnerable: { column: string | null; values: string[] }[];
+}
+
+/** Runs the grid on the model, points in parallel on worker threads, and judges each one. */
+export async function sweep(options: SweepOptions): Promise<SweepResult> {
+  if (options.vary.length < 1 || options.vary.length > 2) throw new Error('sweep: give one or two --vary');
+  const axes = options.vary.map((v) => parseAxis(v, options.steps));
+  const grid = gridPoints(axes);
+  let done = 0;
+  const results = await runJobs(
+    grid.map((at) => ({
+      profilePath: options.profilePath,
+      overrides: [...options.set, ...at.map((v, a) => `${axes[a]!.path}=${axes[a]!.values[v]}`)],
+      windowS: options.windowS,
+    })),
+    options.parallel,
+    () => options.onPoint?.(++done, grid.length),
+  );
+  const points = grid.map((at, i) => ({ at, result: results[i]! }));
+  return { axes, points, ...analyse(axes, points) };
+}
+
+function analyse(axes: Axis[], points: SweepResult['points']): Pick<SweepResult, 'hiddenCapacity' | 'vulnerable'> {
+  const first = axes[0]!;
+  const columns = axes.length === 2 ? axes[1]!.values.map((_, i) => i) : [-1];
+  const order = first.values.map((_, i) => i).sort((a, b) => first.numbers[a]! - first.numbers[b]!);
+  const hiddenCapacity: SweepResult['hiddenCapacity'] = [];
+  const vulnerable: SweepResult['vulnerable'] = [];
+  for (const col of columns) {
+    const at = (row: number) => points.find((p) => p.at[0] === row && (col < 0 || p.at[1] === col))!.result;
+    let capacity: number | null = null;
+    for (const row of order) {
+      if (at(row).verdict !== 'recovered') break;
+      capacity = first.numbers[row]!;
+    }
+    const column = col < 0 ? null : `${axes[1]!.path}=${axes[1]!.values[col]}`;
+    hiddenCapacity.push({ column, value: capacity });
+    vulnerable.push({ column, values: order.filter((row) => at(row).verdict !== 'recovered').map((row) => first.values[row]!) });
+  }
+  return { hiddenCapacity, vulnerable };
+}
+
+/** The sweep as text: one line per point (1-D) or a grid (2-D), then the findings. */
+export function renderSweep(r: SweepResult): string {
+  const lines: string[] = [];
+  const mark = (p: PointResult) => `${p.verdict === 'recovered' ? 'recovered' : p.verdict === 'failed' ? 'FAILED   ' : 'degraded '} ${(p.success * 100).toFixed(1).padStart(5)}%`;
+  const [first, second] = r.axes;
+  const w = p0(r).window;
+  lines.push(`success of requests started in ${w[0].toFixed(0)}–${w[1].toFixed(0)} s (recovered ≥ ${RECOVERED * 100}%, failed ≤ ${FAILED * 100}%)`);
+  if (!second) {
+    const width = Math.max(first!.path.length + 1 + Math.max(...first!.values.map((v) => v.length)), 10);
+    for (const p of r.points) lines.push(`  ${`${first!.path}=${first!.values[p.at[0]!]}`.padEnd(width)}  ${mark(p.result)}   (before the trigger ${(p.result.before * 100).toFixed(1)}%)`);
+  } else {
+    const head = `${first!.path} \\ ${second.path}`;
+    const colW = 18;
+    lines.push(`  ${head.padEnd(24)}${second.values.map((v) => v.padStart(colW)).join('')}`);
+    first!.values.forEach((v, row) => {
+      const cells = second.values.map((_, col) => {
+        const p = r.points.find((x) => x.at[0] === row && x.at[1] === col)!.result;
+        return mark(p).replace(/\s+/g, ' ').padStart(colW);
+      });
+      lines.push(`  ${v.padEnd(24)}${cells.join('')}`);
+    });
+  }
+  lines.push('');
+  r.hiddenCapacity.forEach((h, i) => {
+    const where = h.column === null ? '' : ` at ${h.column}`;
+    const vul = r.vulnerable[i]!.values;
+    lines.push(
+      `${first!.path}${where}: ${h.value === null ? 'did not recover even at the lowest value' : `recovers up to ${h.value} (hidden capacity)`}; vulnerable: ${vul.length === 0 ? 'none in range' : vul.join(', ')}`,
+    );
+  });
+  return lines.join('\n') + '\n';
+}
+
+function p0(r: SweepResult): PointResult {
+  return r.points[0]!.result;
+}

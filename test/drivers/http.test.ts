@@ -1,0 +1,186 @@
+import type { Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runProfile } from '../../src/pipeline/run.ts';
+import { makeProfile } from '../helpers/profile.ts';
+import { freePort, startHttpTarget, startStallingTarget, startTcpTarget, type RunningTarget } from '../helpers/targets.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const running: RunningTarget[] = [];
+const scratch = mkdtempSync(join(tmpdir(), 'stampede-http-'));
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((t) => t.close()));
+});
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+
+let runs = 0;
+async function run(input: Parameters<typeof makeProfile>[0], target: string) {
+  return (await runProfile(makeProfile(input), { target, outDir: join(scratch, String(runs++)) })).result;
+}
+
+describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
+  it('reports the analytic p99 of a target that stalls S ms every P ms, within 10%', async () => {
+    /*
+     * Analytic p99. Arrivals are constant at rate λ, the target stalls for S every P (S < P), and a
+     * request that arrives at phase φ of a period (φ = 0 at the stall's start) waits S − φ when
+     * φ < S, else nothing; on top of that every request takes the base round trip b. Over whole
+     * periods φ is uniform on [0, P) (the arrival grid, 1 ms, is fine against P), so the latency
+     * L = b + max(0, S − φ) is a mixture: with probability 1 − S/P it is b, with probability S/P it
+     * is b + U(0, S). Its tail is P(L > b + x) = (S − x)/P for 0 ≤ x < S, so the q-quantile for
+     * q > 1 − S/P solves (S − x)/P = 1 − q: x = S − (1 − q)·P, and
+     *     p99 = b + S − 0.01·P        (here S = 100 ms, P = 500 ms: 95 ms + b).
+     * b is measured as the run's p50 (the median request never meets a stall since S/P < 0.5).
+     * A closed-loop generator would report ≈ b: its connections wait out the stall and send nothing.
+     */
+    const S = 100;
+    const P = 500;
+    const target = await startStallingTarget(S, P);
+    running.push(target);
+    // The claim is about the driver, so it is checked on a run whose pacer kept its schedule: on a
+    // machine busy with other work the process can lose the CPU for tens of ms, which the result
+    // then reports (dispatch lateness, lag) — honestly, but that is not the stall's p99. Up to 3 tries.
+    const stallRun = () => run({ name: 'stall', arrivals: 'constant', phases: [{ type: 'steady', rate: 1000, duration: '3s' }], http: { connections: 16, pipelining: 16 } } as never, target.url);
+    const onTime = (r: Awaited<ReturnType<typeof stallRun>>) => (r.generator?.dispatchLatenessUs?.p99 ?? Infinity) < 5_000;
+    let result = await stallRun();
+    for (let attempt = 1; attempt < 3 && !onTime(result); attempt++) result = await stallRun();
+    expect(result.requests.ok).toBe(3000);
+    expect(result.requests.dropped).toBe(0);
+    const analyticUs = result.latencyUs.p50 + (S - 0.01 * P) * 1000;
+    expect(Math.abs(result.latencyUs.p99 - analyticUs) / analyticUs).toBeLessThan(0.1);
+    expect(result.generator?.saturated).toBe(result.generator!.reasons.length > 0);
+    expect(result.intervals[0]!.gauges).toHaveProperty('generator.lagMs');
+    expect(result.intervals[0]!.gauges).toHaveProperty('generator.cpu');
+  });
+
+  it('substitutes keys, batch and values into request templates and classifies status codes', async () => {
+    const bodies: unknown[] = [];
+    const paths: string[] = [];
+    const target = await startHttpTarget((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        paths.push(req.url ?? '');
+        if (req.url?.startsWith('/xrpc/getPostRecord')) {
+          bodies.push(JSON.parse(body));
+          // Chunked: two writes without a Content-Length.
+          res.write('{"records":');
+          res.end('[]}');
+        } else if (req.url?.startsWith('/missing/')) {
+          res.statusCode = 404;
+          res.end('no');
+        } else {
+          res.statusCode = 503;
+          res.end();
+        }
+      });
+    });
+    running.push(target);
+    const result = await run(
+      {
+        name: 'templates',
+        arrivals: 'constant',
+        phases: [{ type: 'steady', rate: 300, duration: '1s' }],
+        mix: [
+          { kind: 'getPostRecord', weight: 2, batch: { type: 'uniform', min: 3, max: 8 } },
+          { kind: 'missing', weight: 1 },
+          { kind: 'broken', weight: 1 },
+        ],
+        keys: { count: 1000, prefix: 'at://post/' },
+        valueSize: 16,
+        http: {
+          connections: 4,
+          pipelining: 4,
+          requests: {
+            getPostRecord: { method: 'POST', path: '/xrpc/getPostRecord', headers: { 'content-type': 'application/json' }, body: '{"uris": {{keys:json}}, "n": {{batch}}, "v": "{{value}}"}' },
+            missing: { path: '/missing/{{key}}' },
+            default: { path: '/broken' },
+          },
+        },
+      } as never,
+      target.url,
+    );
+    expect(result.requests.sent).toBe(300);
+    expect(result.requests.inFlightAtEnd).toBe(0);
+    const posts = bodies as { uris: string[]; n: number; v: string }[];
+    expect(posts.length).toBe(result.byKind['getPostRecord']!.requests);
+    for (const b of posts) {
+      expect(b.uris.length).toBe(b.n);
+      expect(b.n).toBeGreaterThanOrEqual(3);
+      expect(b.uris[0]).toMatch(/^at:\/\/post\/\d+$/);
+      expect(b.v).toBe('v'.repeat(16));
+    }
+    expect(paths.some((p) => /^\/missing\/at%3A%2F%2Fpost%2F\d+$/.test(p))).toBe(true);
+    expect(result.byKind['getPostRecord']!.failed).toBe(0);
+    expect(result.errors['status_4xx']).toBe(result.byKind['missing']!.requests);
+    expect(result.errors['status_5xx']).toBe(result.byKind['broken']!.requests);
+  });
+
+  it('completes a run against a target that resets and then refuses connections, counting both', async () => {
+    // 0–400 ms answers, 400–700 ms resets every connection it sees data on, 700–1000 ms is not
+    // listening (refused), from 1000 ms answers again on the same port.
+    const t0 = performance.now();
+    const respond = (socket: Socket) => {
+      let pending = '';
+      socket.on('data', (data) => {
+        const t = performance.now() - t0;
+        if (t >= 400 && t < 700) return socket.resetAndDestroy();
+        pending += data.toString('latin1');
+        let end: number;
+        while ((end = pending.indexOf('\r\n\r\n')) >= 0) {
+          pending = pending.slice(end + 4);
+          socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+        }
+      });
+      socket.on('error', () => {});
+    };
+    const target = await startTcpTarget(respond);
+    running.push(target);
+    // Sockets still open at 700 ms were reset in the window before, so every new dial is refused.
+    const stopListening = setTimeout(() => target.server.close(), 700 - (performance.now() - t0));
+    const reopen = setTimeout(() => target.server.listen(target.port, '127.0.0.1'), 1000 - (performance.now() - t0));
+    try {
+      const result = await run(
+        { name: 'faults', arrivals: 'constant', phases: [{ type: 'steady', rate: 400, duration: '1.5s' }], http: { connections: 4, pipelining: 2, timeout: '500ms' } } as never,
+        target.url,
+      );
+      expect(result.requests.scheduled).toBe(600);
+      expect(result.requests.sent + result.requests.dropped).toBe(600);
+      expect(result.requests.inFlightAtEnd).toBe(0);
+      expect(result.errors['reset'] ?? 0).toBeGreaterThan(0);
+      expect(result.errors['refused'] ?? 0).toBeGreaterThan(0);
+      expect(result.requests.ok).toBeGreaterThan(200);
+      expect(result.requests.ok + result.requests.failed).toBe(result.requests.sent);
+    } finally {
+      clearTimeout(stopListening);
+      clearTimeout(reopen);
+    }
+  });
+
+  it('fails requests a target never answers as timeout, and a closed port as refused', async () => {
+    const target = await startHttpTarget((req) => req.resume());
+    running.push(target);
+    const result = await run(
+      { name: 'hang', arrivals: 'constant', phases: [{ type: 'steady', rate: 100, duration: '0.5s' }], http: { connections: 2, pipelining: 50, timeout: '200ms' } } as never,
+      target.url,
+    );
+    expect(result.errors['timeout']).toBe(50);
+    const closed = await run({ name: 'closed', arrivals: 'constant', phases: [{ type: 'steady', rate: 100, duration: '0.3s' }] } as never, `http://127.0.0.1:${await freePort()}`);
+    expect(closed.errors['refused']).toBe(30);
+  });
+
+  it('drops requests beyond the in-flight cap, counts them, and marks the generator saturated', async () => {
+    const target = await startStallingTarget(400, 1000);
+    running.push(target);
+    const result = await run(
+      { name: 'capped', arrivals: 'constant', phases: [{ type: 'steady', rate: 200, duration: '1s' }], http: { connections: 5, pipelining: 1, inFlightCap: 5 } } as never,
+      target.url,
+    );
+    expect(result.requests.dropped).toBeGreaterThan(0);
+    expect(result.requests.sent + result.requests.dropped).toBe(200);
+    expect(result.errors['dropped']).toBe(result.requests.dropped);
+    expect(result.generator?.saturated).toBe(true);
+    expect(result.generator?.reasons.join(' ')).toMatch(/dropped at the in-flight cap \(5\)/);
+  });
+});

@@ -1,0 +1,80 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+export interface RunningTarget {
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A node:http server on 127.0.0.1 and a free port; keep-alive sockets are destroyed on close. */
+export async function startHttpTarget(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<RunningTarget & { server: Server }> {
+  const server = createServer({ keepAliveTimeout: 60_000 }, handler);
+  const sockets = new Set<Socket>();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A target that stops answering for `stallMs` every `periodMs`: a request that arrives during a
+ * stall is answered when the stall ends, any other at once.
+ */
+export async function startStallingTarget(stallMs: number, periodMs: number): Promise<RunningTarget> {
+  const t0 = performance.now();
+  return startHttpTarget((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const phase = (performance.now() - t0) % periodMs;
+      const answer = () => res.end('ok');
+      if (phase < stallMs) setTimeout(answer, stallMs - phase);
+      else answer();
+    });
+  });
+}
+
+/** A raw TCP listener whose connection handler the test controls (resets, half-answers). */
+export async function startTcpTarget(onConnection: (socket: Socket) => void): Promise<RunningTarget & { server: TcpServer }> {
+  const server = createTcpServer(onConnection);
+  const sockets = new Set<Socket>();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A port nothing listens on (bound then released). */
+export async function freePort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

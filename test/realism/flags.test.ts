@@ -1,0 +1,230 @@
+import { describe, expect, it } from 'vitest';
+import { realismFlags, runVerdict, type RealismInput } from '../../src/realism/index.ts';
+import { createSchedule } from '../../src/schedule/index.ts';
+import { HEALTHY_GENERATOR, profileWith, resultWith } from './fixtures.ts';
+
+const REALISTIC_GROUPS = {
+  users: { instances: 2000, timeout: '2s' },
+  'api-to-cache': { instances: 50, pool: { maxOpen: 2, maxIdle: 2 }, timeout: '100ms', retries: { count: 1, backoff: { base: '10ms' } } },
+};
+
+const quietProfile = profileWith({});
+const ids = (input: RealismInput) => realismFlags(input).map((f) => f.id);
+const flagged = (input: RealismInput, id: string) => realismFlags(input).find((f) => f.id === id);
+
+/** One row per flag: an input that raises it (with the severity expected) and one that does not. */
+interface FlagCase {
+  id: string;
+  severity: 'invalid' | 'warn' | 'info';
+  trigger: () => RealismInput;
+  quiet: () => RealismInput;
+  evidence?: RegExp;
+}
+
+const CASES: FlagCase[] = [
+  {
+    id: 'coordinated-omission',
+    severity: 'invalid',
+    // Requests left 80 ms late, yet latency equals service time: lateness was not counted.
+    trigger: () => ({ profile: quietProfile, result: resultWith({ generator: { ...HEALTHY_GENERATOR, sendLatenessUs: { p50: 5000, p99: 80_000, max: 120_000 } } }) }),
+    quiet: () => ({ profile: quietProfile, result: resultWith({ generator: HEALTHY_GENERATOR }) }),
+    evidence: /80ms late/,
+  },
+  {
+    id: 'coordinated-omission',
+    severity: 'invalid',
+    trigger: () => ({ profile: quietProfile, result: resultWith({ driver: { mode: 'closed-loop' } }) }),
+    quiet: () => ({ profile: quietProfile, result: resultWith({ driver: { mode: 'open-loop' } }) }),
+  },
+  {
+    id: 'generator-bottleneck',
+    severity: 'invalid',
+    trigger: () => ({ profile: quietProfile, result: resultWith({ generator: { ...HEALTHY_GENERATOR, saturated: true, reasons: ['event-loop lag p99 48ms > 20ms'] } }) }),
+    quiet: () => ({ profile: quietProfile, result: resultWith({ generator: HEALTHY_GENERATOR }) }),
+    evidence: /event-loop lag p99 48ms/,
+  },
+  {
+    id: 'generator-bottleneck',
+    severity: 'invalid',
+    trigger: () => ({ profile: quietProfile, result: resultWith({ rate: { askedRps: 1000, achievedRps: 700 }, requests: { ...resultWith().requests, sent: 42_000 } }) }),
+    // 1% short of 60,000 is Poisson noise (σ ≈ 245), not a saturated generator.
+    quiet: () => ({ profile: quietProfile, result: resultWith({ rate: { askedRps: 1000, achievedRps: 990 }, requests: { ...resultWith().requests, sent: 59_400 } }) }),
+    evidence: /achieved 700 of 1,000 rps/,
+  },
+  {
+    id: 'generator-bottleneck',
+    severity: 'invalid',
+    trigger: () => ({ profile: quietProfile, result: resultWith({ requests: { ...resultWith().requests, dropped: 600, scheduled: 60_600 } }) }),
+    quiet: () => ({ profile: quietProfile, result: resultWith({ requests: { ...resultWith().requests, dropped: 0 } }) }),
+    evidence: /600 sends dropped/,
+  },
+  {
+    id: 'too-few-samples',
+    severity: 'invalid',
+    // p99.9 from 2,000 requests: 2 beyond it.
+    trigger: () => ({ profile: profileWith({ slo: { latency: [{ percentile: 99.9, max: '50ms' }], errorRate: 0.001 } }), result: resultWith({ requests: { ...resultWith().requests, ok: 1990, failed: 10 } }) }),
+    quiet: () => ({ profile: profileWith({ slo: { latency: [{ percentile: 99.9, max: '50ms' }], errorRate: 0.001 } }) , result: resultWith() }),
+    evidence: /p99\.9 from 2,000 requests: 2 beyond it/,
+  },
+  {
+    id: 'too-few-samples',
+    severity: 'invalid',
+    // Before a run: 2 s at 1,000 rps gives 2,000 requests.
+    trigger: () => {
+      const profile = profileWith({ warmup: 0, phases: [{ type: 'steady', rate: 1000, duration: '2s' }], multipliers: [], slo: { latency: [{ percentile: 99.9, max: '50ms' }], errorRate: 0.001 } });
+      return { profile, plan: createSchedule(profile).plan };
+    },
+    quiet: () => ({ profile: quietProfile, plan: createSchedule(quietProfile).plan }),
+  },
+  {
+    id: 'key-skew',
+    severity: 'warn',
+    trigger: () => ({ profile: profileWith({ keys: { count: 1_000_000, popularity: { type: 'uniform' } } }) }),
+    quiet: () => ({ profile: quietProfile }),
+    evidence: /top 1 key\(s\): 0\.0001% of lookups in the test vs 30\.0% in production/,
+  },
+  {
+    id: 'key-skew',
+    severity: 'warn',
+    // Without a production section: uniform keys are flagged on principle.
+    trigger: () => ({ profile: profileWith({ keys: { count: 1000, popularity: { type: 'uniform' } }, production: undefined }) }),
+    quiet: () => ({ profile: profileWith({ keys: { count: 1000, popularity: { type: 'zipf', s: 1.1 } }, production: undefined }) }),
+  },
+  {
+    id: 'no-hot-key',
+    severity: 'warn',
+    trigger: () => ({ profile: profileWith({ keys: { count: 1_000_000, popularity: { type: 'zipf', s: 0.8 } } }) }),
+    quiet: () => ({ profile: quietProfile }),
+  },
+  {
+    id: 'hot-key-small-values',
+    severity: 'warn',
+    trigger: () => ({ profile: profileWith({ valueSize: 300 }) }),
+    quiet: () => ({ profile: quietProfile }),
+    evidence: /largest value sent 300 B.*production values reach 12 KB/,
+  },
+  {
+    id: 'batch-tail',
+    severity: 'warn',
+    // The Bluesky shape: production sends 20k-key batches, the test never more than 50.
+    trigger: () => ({ profile: profileWith({ batch: { type: 'uniform', min: 1, max: 50 } }) }),
+    quiet: () => ({ profile: quietProfile }),
+    evidence: /largest batch the test sends: 50 keys; production: 20,000/,
+  },
+  {
+    id: 'value-size',
+    severity: 'warn',
+    trigger: () => ({ profile: profileWith({ valueSize: { type: 'lognormal', median: 100, sigma: 0.5 } }) }),
+    quiet: () => ({ profile: quietProfile }),
+    evidence: /p50 100 B vs 400 B in production/,
+  },
+  {
+    id: 'connections-per-client',
+    severity: 'warn',
+    // 2018-06: 4 connections per client where production used 1–2 with pipelining.
+    trigger: () => ({ profile: profileWith({ productionChanges: { connectionsPerClient: 1 }, topologyChanges: { clientGroups: { ...REALISTIC_GROUPS, 'api-to-cache': { ...REALISTIC_GROUPS['api-to-cache'], pool: { maxOpen: 4 } } } } }) }),
+    quiet: () => ({ profile: quietProfile }),
+    evidence: /4 per client and server vs 1 in production/,
+  },
+  {
+    id: 'client-instances',
+    severity: 'warn',
+    trigger: () => ({ profile: profileWith({ topologyChanges: { clientGroups: { ...REALISTIC_GROUPS, users: { instances: 1, timeout: '2s' } } } }) }),
+    quiet: () => ({ profile: quietProfile }),
+    evidence: /1 client instance\(s\) in the test vs 2,000 in production/,
+  },
+  {
+    id: 'no-warmup',
+    severity: 'warn',
+    trigger: () => ({ profile: profileWith({ warmup: 0 }) }),
+    quiet: () => ({ profile: quietProfile }),
+  },
+  {
+    id: 'short-run',
+    severity: 'warn',
+    trigger: () => ({ profile: quietProfile, result: resultWith({ durationMs: 5000 }) }),
+    quiet: () => ({ profile: quietProfile, result: resultWith() }),
+  },
+  {
+    id: 'hit-ratio',
+    severity: 'warn',
+    trigger: () => ({ profile: quietProfile, result: resultWith({ intervals: resultWith().intervals.map((i) => ({ ...i, gauges: { 'hitRatio.cache': 0.8 } })) }) }),
+    quiet: () => ({ profile: quietProfile, result: resultWith() }),
+    evidence: /80\.0% in the test vs 95\.0% in production/,
+  },
+  {
+    id: 'single-shard',
+    severity: 'warn',
+    trigger: () => ({ profile: profileWith({ topologyChanges: { caches: { cache: { shards: 1 } } } }) }),
+    quiet: () => ({ profile: quietProfile }),
+  },
+  {
+    id: 'failover-headroom',
+    severity: 'warn',
+    trigger: () => ({ profile: quietProfile, qualification: { failoverComputed: false } }),
+    quiet: () => ({ profile: quietProfile, qualification: { failoverComputed: true } }),
+  },
+  {
+    id: 'retries-timeouts',
+    severity: 'warn',
+    // 2014-01: immediate retries triple the load when everything fails.
+    trigger: () => ({ profile: profileWith({ topologyChanges: { clientGroups: { ...REALISTIC_GROUPS, 'api-to-cache': { ...REALISTIC_GROUPS['api-to-cache'], retries: { count: 2, backoff: { base: '0s' } } } } } }) }),
+    quiet: () => ({ profile: quietProfile }),
+    evidence: /×3 attempts/,
+  },
+  {
+    id: 'retries-timeouts',
+    severity: 'warn',
+    trigger: () => ({ profile: profileWith({ topologyChanges: { caller: undefined } }) }),
+    quiet: () => ({ profile: quietProfile }),
+    evidence: /no caller/,
+  },
+  {
+    id: 'fast-errors',
+    severity: 'warn',
+    trigger: () => {
+      const r = resultWith();
+      return { profile: quietProfile, result: resultWith({ byOutcome: { ok: r.byOutcome.ok, failed: { requests: 3000, ok: 0, failed: 3000, latencyUs: { ...r.byOutcome.failed.latencyUs, p50: 200 } } } }) };
+    },
+    quiet: () => ({ profile: quietProfile, result: resultWith() }),
+  },
+  {
+    id: 'error-rate-ignored',
+    severity: 'warn',
+    trigger: () => ({ profile: profileWith({ slo: { latency: [{ percentile: 99, max: '50ms' }] } }), result: resultWith() }),
+    quiet: () => ({ profile: quietProfile, result: resultWith() }),
+    evidence: /10 failed/,
+  },
+  {
+    id: 'loopback',
+    severity: 'warn',
+    trigger: () => ({ profile: quietProfile, result: resultWith({ target: 'http://127.0.0.1:8080' }) }),
+    quiet: () => ({ profile: quietProfile, result: resultWith({ target: 'http://10.1.2.3:8080' }) }),
+  },
+];
+
+describe('realism flags: each is raised by its trigger and quiet otherwise', () => {
+  it.each(CASES.map((c, i) => [`${c.id} #${i}`, c] as const))('%s', (_name, c) => {
+    const raised = flagged(c.trigger(), c.id);
+    expect(raised, `${c.id} should be raised`).toBeDefined();
+    expect(raised!.severity).toBe(c.severity);
+    if (c.evidence) expect(raised!.evidence).toMatch(c.evidence);
+    expect(raised!.incident).not.toBe('');
+    expect(raised!.fix).not.toBe('');
+    expect(ids(c.quiet())).not.toContain(c.id);
+  });
+
+  it('raises nothing but the model note on a realistic profile and result', () => {
+    const flags = realismFlags({ profile: quietProfile, plan: createSchedule(quietProfile).plan, result: resultWith({ generator: HEALTHY_GENERATOR }) });
+    expect(flags.map((f) => `${f.severity} ${f.id}`)).toEqual(['info loopback']);
+  });
+
+  it('lists invalid flags first, and an invalid flag turns a PASS into INVALID', () => {
+    const input = { profile: profileWith({ warmup: 0 }), result: resultWith({ rate: { askedRps: 1000, achievedRps: 500 }, requests: { ...resultWith().requests, sent: 30_000 } }) };
+    const flags = realismFlags(input);
+    expect(flags[0]!.severity).toBe('invalid');
+    expect(runVerdict({ pass: true, checks: [{}] }, flags)).toBe('INVALID');
+    expect(runVerdict({ pass: true, checks: [{}] }, realismFlags({ profile: quietProfile, result: resultWith() }))).toBe('PASS');
+    expect(runVerdict({ pass: false, checks: [{}] }, [])).toBe('FAIL');
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { runVerdict } from '../../src/realism/index.ts';
+import { realismFlags } from '../../src/realism/index.ts';
+import { renderHtmlPage, scopeSvgIds } from '../../src/report/html.ts';
+import { latencyHeatmapChart } from '../../src/report/charts.ts';
+import { markdownToHtml } from '../../src/report/markdown-html.ts';
+import { renderRunReport } from '../../src/report/run-report.ts';
+import { profileWith, resultWith } from '../realism/fixtures.ts';
+
+const profile = profileWith({});
+
+function report(result = resultWith()) {
+  const flags = realismFlags({ profile, result });
+  return renderRunReport({ result, flags, verdict: runVerdict(result.slo, flags) });
+}
+
+describe('report.md', () => {
+  it('starts with the verdict and its reasons', () => {
+    const lines = report().split('\n');
+    expect(lines[0]).toBe('# realistic: PASS');
+    expect(lines[2]).toMatch(/^- every SLO check held \(p99 ≤ 50ms\)/);
+  });
+
+  it('says FAIL with each failed check and its measured value', () => {
+    const failing = resultWith({ slo: { pass: false, checks: [{ name: 'p99 ≤ 50ms', pass: false, actual: 230_000, limit: 50_000, unit: 'us' }] } });
+    const md = report(failing);
+    expect(md.split('\n')[0]).toBe('# realistic: FAIL');
+    expect(md).toContain('- p99 ≤ 50ms: measured 230ms');
+  });
+
+  it('says INVALID, not PASS, when a flag is invalid, and names it first', () => {
+    const starved = resultWith({ rate: { askedRps: 1000, achievedRps: 400 }, requests: { ...resultWith().requests, sent: 24_000 } });
+    const md = report(starved);
+    expect(md.split('\n')[0]).toBe('# realistic: INVALID');
+    expect(md.split('\n')[2]).toMatch(/^- the load generator was the limit \(achieved 400 of 1,000 rps asked\)/);
+    expect(md).toMatch(/\| \*\*INVALID\*\* \| generator-bottleneck \|/);
+  });
+
+  it('has the latency table per kind and per client when there are several', () => {
+    const r = resultWith();
+    const twoClients = resultWith({
+      byClient: { web: r.byClient.default!, 'new-internal-service': { ...r.byClient.default!, requests: 75, failed: 74 } },
+      byKind: { get: r.byKind.get!, set: r.byKind.get! },
+    });
+    const md = report(twoClients);
+    expect(md).toMatch(/\| client new-internal-service \|\s+75 \|\s+74 \|/);
+    expect(md).toMatch(/\| kind set /);
+  });
+});
+
+describe('report.html', () => {
+  it('is one self-contained page: the same text, inline SVG charts, no scripts or external resources', () => {
+    const md = report();
+    const html = renderHtmlPage({ title: 'realistic', verdict: 'PASS', markdown: md, charts: [{ title: 'c', option: { xAxis: { type: 'value' }, yAxis: { type: 'value' }, series: [{ type: 'line', data: [[0, 1], [1, 2]] }] } }], chartsAfter: 'Realism flags' });
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<script|<link|src="http|url\(http/);
+    expect(html).toContain('<svg');
+    expect(html.indexOf('<h2>Realism flags</h2>')).toBeLessThan(html.indexOf('<h2>Charts</h2>'));
+    expect(html.indexOf('<h2>Charts</h2>')).toBeLessThan(html.indexOf('<h2>Latency by kind'));
+    expect(html).toContain('every SLO check held');
+  });
+
+  it('renders the same bytes twice (zrender ids are renumbered per chart)', () => {
+    const page = () => renderHtmlPage({ title: 't', verdict: 'PASS', markdown: '# t\n', charts: [{ title: 'c', option: { xAxis: { type: 'value' }, yAxis: { type: 'value' }, series: [{ type: 'line', data: [[0, 1], [1, 2]] }] } }] });
+    expect(page()).toBe(page());
+    expect(scopeSvgIds('<g class="zr12-cls-7"></g><clipPath id="zr12-c3"/><use href="url(#zr12-c3)"/>', 2)).toBe('<g class="c2-0"></g><clipPath id="c2-1"/><use href="url(#c2-1)"/>');
+  });
+
+  it('converts the Markdown subset: headings, lists, tables with right-aligned numbers, escaping', () => {
+    const html = markdownToHtml('# T <x>\n\n- **bold** `code`\n\n| a | n |\n|---|--:|\n| x \\| y | 3 |\n\nline one\nline two\n');
+    expect(html).toContain('<h1>T &lt;x&gt;</h1>');
+    expect(html).toContain('<li><strong>bold</strong> <code>code</code></li>');
+    expect(html).toContain('<td>x | y</td><td class="num">3</td>');
+    expect(html).toContain('<p>line one<br>line two</p>');
+  });
+});
+
+describe('latency heatmap', () => {
+  it('merges neighbouring intervals of a long run into at most the column limit, keeping every count', () => {
+    const intervals = Array.from({ length: 1000 }, (_, i) => ({ tMs: i * 1000, counts: [[1000 + (i % 7), 3], [50_000, 1]] as [number, number][] }));
+    const option = latencyHeatmapChart(intervals, 16, 240) as { xAxis: { data: string[] }; series: { data: [number, number, number][] }[] };
+    expect(option.xAxis.data.length).toBeLessThanOrEqual(240);
+    expect(option.xAxis.data[0]).toBe('0');
+    // Cell values are log10(count + 1); summing the counts back gives every request.
+    const total = option.series[0]!.data.reduce((sum, [, , level]) => sum + Math.round(10 ** level - 1), 0);
+    expect(total).toBe(4000);
+  });
+});
