@@ -36,7 +36,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
     const { result, summary, dir, verdict } = await runProfile(profile, { outDir: args.out, target: args.target, intervalUs, signal: abort.signal, workers: args.workers });
     process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/ (report.md: ${verdict})\n`);
     if (result.interrupted) return ExitCode.Interrupted;
-    return result.slo.pass ? ExitCode.Ok : ExitCode.SloFailed;
+    // An INVALID verdict fails a CI gate like a failed SLO: a PASS the test setup cannot support is not a pass.
+    return result.slo.pass && verdict !== 'INVALID' ? ExitCode.Ok : ExitCode.SloFailed;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -2,7 +2,7 @@
 export const ExitCode = {
   /** The run finished and its SLO held (or it had none). */
   Ok: 0,
-  /** The run finished and its SLO failed. */
+  /** The run finished and its SLO failed, or a realism flag made its verdict INVALID. */
   SloFailed: 1,
   /** Bad profile, bad override, bad command line. */
   InvalidInput: 2,

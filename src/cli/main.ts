@@ -12,7 +12,7 @@ export async function main(argv: string[]): Promise<number> {
   const cli = withCapacityCommands(withCommands(yargs(argv), setExit), setExit)
     .scriptName('stampede')
     .strict()
-    .demandCommand(1, 'name a command: run, validate or schema')
+    .demandCommand(1, 'name a command (see --help)')
     .help()
     .version(false)
     .fail((message, error) => {

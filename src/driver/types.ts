@@ -39,7 +39,7 @@ export interface GeneratorHealth {
   /** CPU used by the generator, as a fraction of one core, averaged over the run (max over workers). */
   cpu: number;
   /** How late requests left compared with their intended send time, µs. */
-  sendLatenessUs: { p50: number; p99: number; max: number };
+  sendLatenessUs: { mean?: number; p50: number; p99: number; max: number };
   /**
    * The pacer's own part of it: how late requests were handed to the transport (timer granularity,
    * a busy or starved loop), µs. sendLatenessUs minus this is time spent waiting for a free

@@ -123,8 +123,9 @@ export function generatorHealth(inputs: HealthInputs): GeneratorHealth {
   return { eventLoopLagMs: lag, cpu, sendLatenessUs: lateness, dispatchLatenessUs: dispatch, saturated: reasons.length > 0, reasons };
 }
 
-function percentiles(h: Histogram): { p50: number; p99: number; max: number } {
-  return h.totalCount === 0 ? { p50: 0, p99: 0, max: 0 } : { p50: h.getValueAtPercentile(50), p99: h.getValueAtPercentile(99), max: h.maxValue };
+function percentiles(h: Histogram): { mean: number; p50: number; p99: number; max: number } {
+  if (h.totalCount === 0) return { mean: 0, p50: 0, p99: 0, max: 0 };
+  return { mean: Math.round(h.mean), p50: h.getValueAtPercentile(50), p99: h.getValueAtPercentile(99), max: h.maxValue };
 }
 
 function round3(x: number): number {

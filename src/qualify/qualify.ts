@@ -6,6 +6,7 @@ import { realismFlags } from '../realism/index.ts';
 import { fellShort, RESULT_RULES, STABLE_TAIL_SAMPLES, tooFewSamples } from '../realism/result-flags.ts';
 import { SEVERITY_ORDER, type RealismFlag } from '../realism/types.ts';
 import type { RunResult } from '../recorder/result.ts';
+import { createSchedule } from '../schedule/index.ts';
 import { analyseCapacity } from './capacity.ts';
 import { nextRate, type SearchOptions } from './search.ts';
 import { profilePeakRps, stepProfile, type StepShape } from './step-profile.ts';
@@ -74,7 +75,8 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
   mkdirSync(options.outDir, { recursive: true });
   for (let rate = nextRate(steps, search); rate !== undefined && !options.signal?.aborted; rate = nextRate(steps, search)) {
     const dir = join('steps', `${String(steps.length + 1).padStart(2, '0')}-${rate}rps`);
-    const { result } = await runProfile(stepProfile(profile, rate, { ...options, stepUs: stepDurationUs(profile, rate, options.stepUs) }), {
+    const shares = sliceShares(stepProfile(profile, rate, options));
+    const { result } = await runProfile(stepProfile(profile, rate, { ...options, stepUs: stepDurationUs(profile, rate, options.stepUs, shares) }), {
       outDir: join(options.outDir, dir),
       target: options.target,
       intervalUs: options.intervalUs,
@@ -146,11 +148,37 @@ function sloP99Us(profile: Profile): number | undefined {
  * percentile (≥ STABLE_TAIL_SAMPLES beyond it), up to MAX_STEP_STRETCH × stepUs: a slow step costs
  * little on the model (work grows with requests, not virtual time) and stays bounded on a real target.
  */
-export function stepDurationUs(profile: Profile, rateRps: number, stepUs: number): number {
-  const top = Math.max(0, ...profile.slo.latency.map((c) => c.percentile));
-  if (top === 0 || rateRps <= 0) return stepUs;
-  // Whole requests first: 1 − 0.999 is not exact in binary, and 50,000.0000001 requests is 50,000.
-  const requests = Math.ceil(STABLE_TAIL_SAMPLES / (1 - top / 100) - 1e-6);
+export function stepDurationUs(profile: Profile, rateRps: number, stepUs: number, shares: SliceShares = WHOLE_TRAFFIC): number {
+  if (rateRps <= 0) return stepUs;
+  // A check on a kind or client sees only that slice's share of the rate, so a rare kind needs a longer step.
+  const requests = Math.max(
+    0,
+    ...profile.slo.latency.map((c) => {
+      const share = Math.min(shares.kind(c.kind), shares.client(c.client));
+      // Whole requests first: 1 − 0.999 is not exact in binary, and 50,000.0000001 requests is 50,000.
+      const inSlice = Math.ceil(STABLE_TAIL_SAMPLES / (1 - c.percentile / 100) - 1e-6);
+      return share > 0 ? inSlice / share : 0;
+    }),
+  );
+  if (requests === 0) return stepUs;
   const neededUs = Math.ceil((requests * 1e6) / rateRps);
   return Math.min(Math.max(stepUs, neededUs), MAX_STEP_STRETCH * stepUs);
+}
+
+/** The share of a step's traffic in an SLO check's slice (1 for the whole traffic). */
+export interface SliceShares {
+  kind(kind: string | undefined): number;
+  client(client: string | undefined): number;
+}
+
+const WHOLE_TRAFFIC: SliceShares = { kind: () => 1, client: () => 1 };
+
+/** Expected shares of each kind and client in a step, from its plan. */
+export function sliceShares(step: Profile): SliceShares {
+  const plan = createSchedule(step).plan;
+  const total = plan.expectedRequests;
+  return {
+    kind: (kind) => (kind === undefined ? 1 : (plan.kindShares[plan.kinds.indexOf(kind)] ?? 0)),
+    client: (client) => (client === undefined || total === 0 ? 1 : (plan.clients.find((c) => c.name === client)?.expectedRequests ?? 0) / total),
+  };
 }

@@ -71,8 +71,13 @@ describe('reference service + 20k-batch profile through the real CLI', () => {
     const fine = runBluesky(limited.url, join(scratch, 'fifty'));
     await limited.stop();
     expect(fine.stderr).toBe('');
-    expect(fine.status).toBe(0);
     const good = JSON.parse(readFileSync(join(scratch, 'fifty', 'result.json'), 'utf8'));
+    expect(good.slo.pass).toBe(true);
+    // PASS exits 0; INVALID exits 1 although the SLO held: 5 s give too few samples for a p99 that
+    // a report could vouch for, and on a busy 2-core machine the generator may slip.
+    const verdict = /report\.md: ([A-Z ]+)\)/.exec(fine.stdout)?.[1];
+    expect(['PASS', 'INVALID']).toContain(verdict);
+    expect(fine.status).toBe(verdict === 'PASS' ? 0 : 1);
     expect(good.requests.failed).toBe(0);
     expect(good.byClient['new-internal-service'].ok).toBeGreaterThanOrEqual(3);
     expect(good.driver.targetStats.lookups.checkoutTimeouts).toBe(0);

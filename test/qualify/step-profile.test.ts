@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stepDurationUs } from '../../src/qualify/qualify.ts';
+import { sliceShares, stepDurationUs } from '../../src/qualify/qualify.ts';
 import { profilePeakRps, stepProfile } from '../../src/qualify/step-profile.ts';
 import { createSchedule } from '../../src/schedule/index.ts';
 import { makeProfile } from '../helpers/profile.ts';
@@ -59,5 +59,22 @@ describe('step duration', () => {
     expect(stepDurationUs(p99, 1000, 5_000_000)).toBe(50_000_000);
     expect(stepDurationUs(p99, 10, 5_000_000)).toBe(150_000_000);
     expect(stepDurationUs(makeProfile({ name: 'n', phases: [{ type: 'steady', rate: 1, duration: '1s' }] }), 10, 5_000_000)).toBe(5_000_000);
+  });
+
+  it('stretches for the rarest slice an SLO check looks at: a kind at 2% needs 50× the requests', () => {
+    const rare = makeProfile({
+      name: 'k',
+      phases: [{ type: 'steady', rate: 1000, duration: '10s' }],
+      mix: [
+        { kind: 'browse', weight: 98 },
+        { kind: 'order', weight: 2 },
+      ],
+      slo: { latency: [{ percentile: 99, max: '1s', kind: 'order' }] },
+    });
+    const shares = sliceShares(rare);
+    expect(shares.kind('order')).toBeCloseTo(0.02, 3);
+    // p99 of orders needs 5,000 orders = 250,000 requests: 250 s at 1,000 rps (under the 30 × 10 s cap).
+    expect(stepDurationUs(rare, 1000, 10_000_000, shares)).toBe(250_000_000);
+    expect(stepDurationUs(rare, 1000, 10_000_000)).toBe(10_000_000);
   });
 });

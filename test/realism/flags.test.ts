@@ -228,3 +228,20 @@ describe('realism flags: each is raised by its trigger and quiet otherwise', () 
     expect(runVerdict({ pass: false, checks: [{}] }, [])).toBe('FAIL');
   });
 });
+
+describe('coordinated omission, judged on mean lateness', () => {
+  const lateGenerator = { ...HEALTHY_GENERATOR, sendLatenessUs: { mean: 8000, p50: 100, p99: 40_000, max: 90_000 } };
+  const base = resultWith();
+
+  it('is invalid when latency’s mean lacks the mean lateness: latency was measured from the actual send', () => {
+    const result = resultWith({ generator: lateGenerator });
+    expect(flagged({ profile: quietProfile, result }, 'coordinated-omission')?.severity).toBe('invalid');
+  });
+
+  it('is only a warning when latency includes the lateness, even if the late requests are not the slow ones (equal p99s)', () => {
+    // Means add up (latency = lateness + service time per request); p99s need not differ at all.
+    const result = resultWith({ generator: lateGenerator, latencyUs: { ...base.latencyUs, mean: base.serviceTimeUs.mean + 8000 } });
+    expect(result.latencyUs.p99).toBe(result.serviceTimeUs.p99);
+    expect(flagged({ profile: quietProfile, result }, 'coordinated-omission')?.severity).toBe('warn');
+  });
+});
