@@ -9,6 +9,24 @@ import type { DriverReport, RunContext } from './types.ts';
  * What a real target's transport must do for the open-loop pacer. A transport owns its sockets and
  * wire format; the pacer owns time, the in-flight cap and the recorder.
  */
+/** Longest a run waits for its connections before the clock starts; dials still pending then carry on. */
+const PREPARE_LIMIT_MS = 2000;
+
+/** Resolves when every connection is up, or after PREPARE_LIMIT_MS, whichever comes first. */
+export function dialBeforeStart(connections: readonly { preconnect(): Promise<unknown> }[]): Promise<void> {
+  const dialed = Promise.all(connections.map((c) => c.preconnect())).then(() => undefined);
+  return Promise.race([dialed, new Promise<void>((resolve) => setTimeout(resolve, PREPARE_LIMIT_MS).unref())]);
+}
+
+/** Socket failures every real driver reports with the same reason names. */
+export const SOCKET_CAUSES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'refused',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  closed: 'closed',
+  timeout: 'timeout',
+};
+
 export interface Transport {
   /** Hands one due request to the target. `request` (and its keys view) is valid only during the call. */
   submit(slot: number, request: ScheduledRequest): void;

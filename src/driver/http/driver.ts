@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
-import { OpenLoopRun, type Transport } from '../open-loop.ts';
+import { dialBeforeStart, OpenLoopRun, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
 import type { DriverOptions } from '../index.ts';
 import type { Driver, DriverReport, RunContext } from '../types.ts';
 import { HttpConnection, type ConnectionOwner } from './connection.ts';
@@ -58,17 +58,10 @@ async function runHttp(context: RunContext, url: URL, intervalUs: number, option
   return report;
 }
 
-/** Longest the run waits for its connections before the clock starts; dials still pending then carry on. */
-const PREPARE_LIMIT_MS = 2000;
-
 /** Socket error codes as outcome reasons; anything else is `socket_error`. */
 const CAUSES: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'refused',
-  ECONNRESET: 'reset',
-  EPIPE: 'reset',
-  closed: 'closed',
+  ...SOCKET_CAUSES,
   ETIMEDOUT: 'timeout',
-  timeout: 'timeout',
   EADDRNOTAVAIL: 'dial_error',
   EADDRINUSE: 'dial_error',
 };
@@ -121,8 +114,7 @@ class HttpTransport implements Transport, ConnectionOwner {
   }
 
   prepare(): Promise<void> {
-    const dialed = Promise.all(this.connections.map((c) => c.preconnect())).then(() => undefined);
-    return Promise.race([dialed, new Promise<void>((resolve) => setTimeout(resolve, PREPARE_LIMIT_MS).unref())]);
+    return dialBeforeStart(this.connections);
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { HashName } from '../../model/topology.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import type { ServerAddress, DriverOptions } from '../index.ts';
-import { OpenLoopRun, type Transport } from '../open-loop.ts';
+import { dialBeforeStart, OpenLoopRun, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
 import type { Driver, DriverReport, RunContext } from '../types.ts';
 import { BinaryConnection, OP_DELETE, OP_GET, OP_NOOP, OP_SET, STATUS_NOT_FOUND, STATUS_OK, type MemcachedOwner } from './binary-connection.ts';
 import { Sharding } from './sharding.ts';
@@ -49,15 +49,9 @@ async function runMemcached(context: RunContext, servers: ServerAddress[], optio
   return run.execute(new MemcachedTransport(run, settings, servers), context.signal);
 }
 
-/** Longest the run waits for its connections before the clock starts; dials still pending then carry on. */
-const PREPARE_LIMIT_MS = 2000;
-
+/** Socket error codes as outcome reasons; anything else is `socket_error`. */
 const CAUSES: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'refused',
-  ECONNRESET: 'reset',
-  EPIPE: 'reset',
-  closed: 'closed',
-  timeout: 'timeout',
+  ...SOCKET_CAUSES,
   protocol: 'protocol_error',
 };
 
@@ -114,8 +108,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   }
 
   prepare(): Promise<void> {
-    const dialed = Promise.all(this.connections.map((c) => c.preconnect())).then(() => undefined);
-    return Promise.race([dialed, new Promise<void>((resolve) => setTimeout(resolve, PREPARE_LIMIT_MS).unref())]);
+    return dialBeforeStart(this.connections);
   }
 
   /** Writes are already gathered per connection until the end of the tick. */
