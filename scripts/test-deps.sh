@@ -13,4 +13,4 @@ fi
 echo "installing test dependencies: ${needed[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq >/dev/null
-apt-get install -y -qq --no-install-recommends "${needed[@]}" >/dev/null
+apt-get install -y -qq "${needed[@]}" >/dev/null
