@@ -63,6 +63,17 @@ export interface OpenLoopOptions {
   exportHealth?: ((raw: RawGeneratorHealth) => void) | undefined;
 }
 
+/**
+ * Open-loop options as every real driver derives them: the cap from its profile section, a drain of
+ * its timeout plus a second, and the worker plumbing passed through.
+ */
+export function openLoopOptions(
+  settings: { inFlightCap: number; timeout: number },
+  worker: Pick<OpenLoopOptions, 'slice' | 'awaitStart' | 'exportHealth'>,
+): OpenLoopOptions {
+  return { inFlightCap: settings.inFlightCap, drainUs: settings.timeout + 1_000_000, slice: worker.slice, awaitStart: worker.awaitStart, exportHealth: worker.exportHealth };
+}
+
 /** The generator figures a worker ships so the main thread can merge them exactly. */
 export interface RawGeneratorHealth {
   snapshot: GeneratorSnapshot;

@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/types.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
-import { dialBeforeStart, OpenLoopRun, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
+import { dialBeforeStart, OpenLoopRun, openLoopOptions, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
 import type { DriverOptions } from '../index.ts';
 import type { Driver, DriverReport, RunContext } from '../types.ts';
 import { HttpConnection, type ConnectionOwner } from './connection.ts';
@@ -43,13 +43,7 @@ export function createHttpDriver(target: string, options: DriverOptions = {}): D
 
 async function runHttp(context: RunContext, url: URL, intervalUs: number, options: DriverOptions): Promise<DriverReport> {
   const settings = context.profile.http ?? DEFAULT_HTTP;
-  const run = new OpenLoopRun(context, {
-    inFlightCap: settings.inFlightCap,
-    drainUs: settings.timeout + 1_000_000,
-    slice: options.slice,
-    awaitStart: options.awaitStart,
-    exportHealth: options.exportHealth,
-  });
+  const run = new OpenLoopRun(context, openLoopOptions(settings, options));
   const stats = settings.statsPath === undefined || options.pollTargetStats === false ? undefined : new StatsPoller(new URL(settings.statsPath, url), Math.max(100, intervalUs / 2000));
   const transport = new HttpTransport(run, context.profile, settings, url, stats);
   stats?.start();

@@ -1,7 +1,7 @@
 import type { HashName } from '../../model/topology.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import type { ServerAddress, DriverOptions } from '../index.ts';
-import { dialBeforeStart, OpenLoopRun, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
+import { dialBeforeStart, OpenLoopRun, openLoopOptions, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
 import type { Driver, DriverReport, RunContext } from '../types.ts';
 import { BinaryConnection, OP_DELETE, OP_GET, OP_NOOP, OP_SET, STATUS_NOT_FOUND, STATUS_OK, type MemcachedOwner } from './binary-connection.ts';
 import { Sharding } from './sharding.ts';
@@ -39,13 +39,7 @@ export function createMemcachedDriver(target: string, servers: ServerAddress[], 
 
 async function runMemcached(context: RunContext, servers: ServerAddress[], options: DriverOptions): Promise<DriverReport> {
   const settings = context.profile.memcached ?? DEFAULT_MEMCACHED;
-  const run = new OpenLoopRun(context, {
-    inFlightCap: settings.inFlightCap,
-    drainUs: settings.timeout + 1_000_000,
-    slice: options.slice,
-    awaitStart: options.awaitStart,
-    exportHealth: options.exportHealth,
-  });
+  const run = new OpenLoopRun(context, openLoopOptions(settings, options));
   return run.execute(new MemcachedTransport(run, settings, servers), context.signal);
 }
 
