@@ -1,6 +1,7 @@
 import type { SloVerdict } from '../analysis/slo.ts';
 import type { DriverReport, GeneratorHealth } from '../driver/types.ts';
 import type { Profile } from '../profile/types.ts';
+import { clip, segmentMass } from '../schedule/rate-curve.ts';
 import type { Plan } from '../schedule/types.ts';
 import type { BreakdownResult } from './breakdown.ts';
 import { summarize, type LatencySummary } from './histograms.ts';
@@ -89,16 +90,7 @@ export function buildResult({ profile, plan, target, recorder, driver, slo, star
 }
 
 function expectedDuringWarmup(plan: Plan): number {
-  let mass = 0;
-  for (const client of plan.clients) {
-    for (const s of client.segments) {
-      const end = Math.min(s.endUs, plan.warmupUs);
-      if (end <= s.startUs) continue;
-      const rateAtEnd = s.fromRps + ((s.toRps - s.fromRps) * (end - s.startUs)) / (s.endUs - s.startUs);
-      mass += ((s.fromRps + rateAtEnd) / 2) * ((end - s.startUs) / 1e6);
-    }
-  }
-  return mass;
+  return plan.clients.reduce((sum, c) => sum + clip(c.segments, Number.NEGATIVE_INFINITY, plan.warmupUs).reduce((m, s) => m + segmentMass(s), 0), 0);
 }
 
 function round(x: number): number {
