@@ -1,0 +1,70 @@
+/*
+ * The typed seam between whatever measures a gauge (model components, transports, the generator)
+ * and whatever reads it (realism flags, charts, summaries, Prometheus). A gauge is declared once as
+ * a GaugeSpec; the driver lists the specs it used in its report, result.json carries them, and
+ * readers find a gauge by its spec (family, unit), never by matching strings in its key.
+ *
+ * Key format in `intervals[].gauges`: `name` for a run-wide gauge, `name.instance` for one per
+ * component (`hitRatio.tweet-cache`). Spec names never contain a dot, so the split is unambiguous;
+ * an instance may contain dots (a target stat path).
+ */
+
+/** What the number is in. `ratio` is 0..1 and printed as a percentage. */
+export type GaugeUnit = 'count' | 'ratio' | 'ms' | 'mb' | 'rps' | 'cores';
+
+/** Which chart and which summary group a gauge belongs to. */
+export type GaugeFamily = 'connections' | 'hit-ratio' | 'queues' | 'rates' | 'process' | 'cache' | 'faults' | 'generator' | 'target';
+
+export interface GaugeSpec {
+  /** camelCase, no dots: the key's first part. */
+  readonly name: string;
+  readonly unit: GaugeUnit;
+  readonly family: GaugeFamily;
+  /** One line for chart legends, Prometheus HELP and the docs. */
+  readonly help: string;
+}
+
+export function defineGauge(name: string, unit: GaugeUnit, family: GaugeFamily, help: string): GaugeSpec {
+  if (!/^[a-zA-Z][a-zA-Z0-9]*$/.test(name)) throw new Error(`gauge name "${name}": camelCase letters and digits only`);
+  return Object.freeze({ name, unit, family, help });
+}
+
+/** The interval key of a gauge: `name`, or `name.instance` for one per component. */
+export function gaugeKey(spec: GaugeSpec, instance?: string): string {
+  return instance === undefined ? spec.name : `${spec.name}.${instance}`;
+}
+
+export interface ParsedGaugeKey {
+  name: string;
+  instance?: string;
+}
+
+export function parseGaugeKey(key: string): ParsedGaugeKey {
+  const dot = key.indexOf('.');
+  return dot < 0 ? { name: key } : { name: key.slice(0, dot), instance: key.slice(dot + 1) };
+}
+
+/** The specs a run used, by name: what result.json carries as `gauges`. */
+export type GaugeCatalog = Readonly<Record<string, GaugeSpec>>;
+
+export function gaugeCatalog(specs: Iterable<GaugeSpec>): Record<string, GaugeSpec> {
+  const catalog: Record<string, GaugeSpec> = {};
+  for (const spec of specs) {
+    const seen = catalog[spec.name];
+    if (seen && (seen.unit !== spec.unit || seen.family !== spec.family)) throw new Error(`gauge "${spec.name}" declared twice with different units or families`);
+    catalog[spec.name] = spec;
+  }
+  return catalog;
+}
+
+/** The spec of an interval key, or undefined when the run did not declare it. */
+export function specOf(catalog: GaugeCatalog, key: string): GaugeSpec | undefined {
+  return catalog[parseGaugeKey(key).name];
+}
+
+/** Gauges more than one measurer reports: the model's caches and a real memcached cluster, say. */
+export const SHARED_GAUGES = {
+  hitRatio: defineGauge('hitRatio', 'ratio', 'hit-ratio', 'cache hits / gets over the interval'),
+  openConnections: defineGauge('openConnections', 'count', 'connections', 'connections open at the sample'),
+  inFlight: defineGauge('inFlight', 'count', 'queues', 'user requests sent and not yet answered'),
+} as const;
