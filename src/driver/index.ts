@@ -1,11 +1,12 @@
+import { parseTarget, type TargetSpec } from '../profile/target.ts';
+import { RunStartError } from './errors.ts';
 import { createModelDriver } from './model.ts';
 import type { OpenLoopOptions } from './open-loop.ts';
 import type { Driver } from './types.ts';
 
-/** Raised when a run cannot start (an unknown or unavailable target): exit code 3. */
-export class RunStartError extends Error {
-  override readonly name = 'RunStartError';
-}
+// RunStartError lives in its own small module so the CLI can map it to an exit code without loading the drivers.
+export { RunStartError } from './errors.ts';
+export type { ServerAddress } from '../profile/target.ts';
 
 export interface DriverOptions {
   /** Real targets: run the schedule on this many worker threads, each a disjoint slice. */
@@ -20,54 +21,33 @@ export interface DriverOptions {
   pollTargetStats?: boolean | undefined;
 }
 
-/** The driver for a target: "model", http://host:port or memcached://host:port[,host:port…]. */
-export function createDriver(target: string, options: DriverOptions = {}): Driver {
+/**
+ * The driver for a target: a parsed TargetSpec, or a target string ("model", http://host:port,
+ * memcached://host:port[,host:port…]) parsed by the one target parser.
+ * @throws TargetError for a string that names no target; RunStartError for options the target cannot take.
+ */
+export function createDriver(target: TargetSpec | string, options: DriverOptions = {}): Driver {
+  const spec = typeof target === 'string' ? parseTarget(target) : target;
   const workers = options.workers ?? 1;
   if (!Number.isInteger(workers) || workers < 1) throw new RunStartError(`--workers ${workers}: expected a whole number ≥ 1`);
-  if (target === 'model') {
-    if (workers > 1) throw new RunStartError('--workers applies to real targets; the model runs in virtual time on one thread');
-    return createModelDriver();
+  switch (spec.kind) {
+    case 'model':
+      if (workers > 1) throw new RunStartError('--workers applies to real targets; the model runs in virtual time on one thread');
+      return createModelDriver();
+    case 'http':
+      if (workers > 1) return workerDriver(spec.text, workers);
+      return lazyDriver(spec.text, async () => (await import('./http/driver.ts')).createHttpDriver(spec, options));
+    case 'memcached':
+      if (workers > 1) return workerDriver(spec.text, workers);
+      return lazyDriver(spec.text, async () => (await import('./memcached/driver.ts')).createMemcachedDriver(spec, options));
   }
-  const scheme = /^([a-z]+):\/\//.exec(target)?.[1];
-  if (scheme === 'http') {
-    try {
-      new URL(target);
-    } catch {
-      throw new RunStartError(`target ${target}: not a valid URL`);
-    }
-    if (workers > 1) return workerDriver(target, workers);
-    return lazyDriver(target, async () => (await import('./http/driver.ts')).createHttpDriver(target, options));
-  }
-  if (scheme === 'memcached') {
-    const servers = parseMemcachedServers(target);
-    if (workers > 1) return workerDriver(target, workers);
-    return lazyDriver(target, async () => (await import('./memcached/driver.ts')).createMemcachedDriver(target, servers, options));
-  }
-  throw new RunStartError(`target ${target}: expected "model", http://host:port or memcached://host:port[,host:port…]`);
 }
 
 function workerDriver(target: string, workers: number): Driver {
   return lazyDriver(target, async () => (await import('../generator/workers.ts')).createWorkerDriver(target, workers));
 }
 
-/** The real drivers load on first use, so a model run's start-up (tsx compiles every module it imports) stays as it was. */
+/** The real drivers load on first use, so a model run does not load socket code it never uses. */
 function lazyDriver(target: string, load: () => Promise<Driver>): Driver {
   return { target, run: async (context) => (await load()).run(context) };
-}
-
-export interface ServerAddress {
-  host: string;
-  port: number;
-}
-
-/** memcached://h1:p1,h2:p2 → one address per shard, in the order given (the shard order). */
-export function parseMemcachedServers(target: string): ServerAddress[] {
-  const list = target.slice('memcached://'.length).replace(/\/$/, '');
-  const servers = list.split(',').map((part) => {
-    const match = /^([^:\s]+|\[[^\]]+\]):(\d{1,5})$/.exec(part.trim());
-    if (!match) throw new RunStartError(`target ${target}: expected memcached://host:port[,host:port…], got "${part}"`);
-    return { host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
-  });
-  if (servers.length === 0) throw new RunStartError(`target ${target}: no servers`);
-  return servers;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HASH_NAMES, TopologySchema } from '../model/topology.ts';
 import { sizeDistribution } from './distribution.ts';
+import { parseTarget, TARGET_FORMS, TargetError } from './target.ts';
 import { duration, rate, share } from './units.ts';
 
 const arrivals = z.enum(['constant', 'poisson']).meta({
@@ -124,6 +125,9 @@ const RequestTemplateSchema = z
   })
   .meta({ description: 'An HTTP request template. Placeholders: {{key}} {{keys}} {{keys:json}} {{batch}} {{value}} {{valueSize}} {{seq}} {{client}} {{kind}}.' });
 
+type RequestTemplate = z.output<typeof RequestTemplateSchema>;
+type RequestTemplates = Record<string, RequestTemplate> & { default: RequestTemplate };
+
 export const HttpTargetSchema = z
   .strictObject({
     connections: z.number().int().min(1).default(8).meta({ description: 'Keep-alive connections the generator holds to the target.' }),
@@ -137,7 +141,9 @@ export const HttpTargetSchema = z
       .meta({ description: 'A path on the target that returns JSON stats (the reference service: /stats); polled each interval into gauges target.*.' }),
     requests: z
       .record(z.string(), RequestTemplateSchema)
-      .default({ default: { method: 'GET', path: '/', headers: {} } })
+      .default({})
+      // Kinds without a template of their own get `default`; when the profile names none, it is GET /.
+      .transform((templates): RequestTemplates => ({ default: { method: 'GET', path: '/', headers: {} }, ...templates }))
       .meta({ description: 'Request template per kind of the mix; `default` serves kinds without one.' }),
   })
   .meta({ description: 'How the mix becomes HTTP requests when the target is http://host:port.' });
@@ -190,7 +196,15 @@ export const ProductionSchema = z
   })
   .meta({ description: 'What production looks like: realism flags compare the test with it.' });
 
-const TARGET_PATTERN = /^(model|http:\/\/[^/\s]+\/?|memcached:\/\/[^/\s,]+:\d+(,[^/\s,]+:\d+)*)$/;
+/** A target string, checked by the one target parser so the schema and --target agree on what is valid. */
+const target = z.string().superRefine((text, ctx) => {
+  try {
+    parseTarget(text);
+  } catch (error) {
+    if (!(error instanceof TargetError)) throw error;
+    ctx.addIssue({ code: 'custom', message: error.message });
+  }
+});
 
 export const ProfileSchema = z
   .strictObject({
@@ -218,13 +232,12 @@ export const ProfileSchema = z
       .meta({ description: 'Caller groups; absent = one client named default taking the whole phase rate.' }),
     production: ProductionSchema.optional().meta({ description: 'Observed production figures (peak rate, key skew, sizes, connections, data centres) the test is compared with.' }),
     slo: SloSchema.default({ latency: [] }).meta({ description: 'Service-level objectives the run is judged against.' }),
-    target: z
-      .string()
-      .regex(TARGET_PATTERN, 'expected "model", http://host:port or memcached://host:port[,host:port…]')
+    target: target
       .default('model')
-      .meta({ description: 'Where the traffic goes: model (the model core), http://host:port or memcached://host:port[,host:port…]; --target overrides it.' }),
-    http: HttpTargetSchema.optional().meta({ description: 'Request templates and connection pool for an http:// target.' }),
-    memcached: MemcachedTargetSchema.optional().meta({ description: 'Sharding and connections for a memcached:// target.' }),
+      .meta({ description: `Where the traffic goes: ${TARGET_FORMS}; --target overrides it.` }),
+    // prefault: an absent section is parsed from {}, so the parsed profile carries every protocol default.
+    http: HttpTargetSchema.prefault({}).meta({ description: 'Request templates and connection pool for an http:// target.' }),
+    memcached: MemcachedTargetSchema.prefault({}).meta({ description: 'Sharding and connections for a memcached:// target.' }),
     topology: z
       .union([z.string().min(1), TopologySchema])
       .meta({ description: 'Model topology: a path relative to this profile, or the topology inline.' }),
@@ -241,3 +254,7 @@ export type Popularity = z.output<typeof PopularitySchema>;
 export type MixEntry = z.output<typeof MixEntrySchema>;
 export type Slo = z.output<typeof SloSchema>;
 export type Production = z.output<typeof ProductionSchema>;
+/** The profile's `http:` section with every default applied (durations in µs). */
+export type HttpSettings = z.output<typeof HttpTargetSchema>;
+/** The profile's `memcached:` section with every default applied (durations in µs). */
+export type MemcachedSettings = z.output<typeof MemcachedTargetSchema>;

@@ -203,8 +203,8 @@ function callerGroups(profile: Profile): string[] {
 
 /** Connections one client instance keeps per server: the pools of groups that call caches (model), or the driver's setting. */
 function testConnections(profile: Profile): number | undefined {
-  if (profile.target.startsWith('http')) return profile.http?.connections ?? 8;
-  if (profile.target.startsWith('memcached')) return profile.memcached?.connectionsPerShard ?? 1;
+  if (profile.target.startsWith('http')) return profile.http.connections;
+  if (profile.target.startsWith('memcached')) return profile.memcached.connectionsPerShard;
   const caches = new Set(Object.keys(profile.topology.caches));
   const groups = Object.values(profile.topology.services).flatMap((s) => s.calls.filter((c) => caches.has(c.to)).map((c) => c.via));
   if (groups.length === 0) return undefined;

@@ -1,3 +1,5 @@
+import type { HttpSettings } from '../../profile/schema.ts';
+import type { HttpTarget } from '../../profile/target.ts';
 import type { Profile } from '../../profile/types.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import { dialBeforeStart, OpenLoopRun, openLoopOptions, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
@@ -7,24 +9,6 @@ import { HttpConnection, type ConnectionOwner } from './connection.ts';
 import { StatsPoller } from './stats-poller.ts';
 import { RequestTemplate, valueSlab, type RequestTemplateSpec } from './template.ts';
 
-/** The profile's `http:` section with every default applied (durations in µs). */
-export interface HttpSettings {
-  connections: number;
-  pipelining: number;
-  timeout: number;
-  inFlightCap: number;
-  requests: Record<string, RequestTemplateSpec>;
-  statsPath?: string | undefined;
-}
-
-export const DEFAULT_HTTP: HttpSettings = {
-  connections: 8,
-  pipelining: 1,
-  timeout: 10_000_000,
-  inFlightCap: 10_000,
-  requests: { default: { method: 'GET', path: '/', headers: {} } },
-};
-
 /**
  * The `http://host:port` target: open-loop HTTP/1.1 over a fixed pool of keep-alive connections
  * on raw node:net sockets. Why not undici or autocannon: both read and write through their own
@@ -33,19 +17,19 @@ export const DEFAULT_HTTP: HttpSettings = {
  * Here a request is a slot number and a string (or a buffer serialized once), written at its
  * intended time; the response parser only finds the status and where the response ends.
  */
-export function createHttpDriver(target: string, options: DriverOptions = {}): Driver {
-  const url = new URL(target);
+export function createHttpDriver(target: HttpTarget, options: DriverOptions = {}): Driver {
   return {
-    target,
-    run: (context) => runHttp(context, url, intervalOf(context), options),
+    target: target.text,
+    run: (context) => runHttp(context, target, intervalOf(context), options),
   };
 }
 
-async function runHttp(context: RunContext, url: URL, intervalUs: number, options: DriverOptions): Promise<DriverReport> {
-  const settings = context.profile.http ?? DEFAULT_HTTP;
+async function runHttp(context: RunContext, target: HttpTarget, intervalUs: number, options: DriverOptions): Promise<DriverReport> {
+  const { url } = target;
+  const settings = context.profile.http;
   const run = new OpenLoopRun(context, openLoopOptions(settings, options));
   const stats = settings.statsPath === undefined || options.pollTargetStats === false ? undefined : new StatsPoller(new URL(settings.statsPath, url), Math.max(100, intervalUs / 2000));
-  const transport = new HttpTransport(run, context.profile, settings, url, stats);
+  const transport = new HttpTransport(run, context.profile, settings, target, stats);
   stats?.start();
   const report = await run.execute(transport, context.signal);
   if (stats) report.details['targetStats'] = (await stats.stop()) ?? null;
@@ -83,17 +67,16 @@ class HttpTransport implements Transport, ConnectionOwner {
     private readonly run: OpenLoopRun,
     profile: Profile,
     settings: HttpSettings,
-    url: URL,
+    target: HttpTarget,
     private readonly stats: StatsPoller | undefined,
   ) {
     const recorder = run.recorder;
     const plan = run.schedule.plan;
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const port = Number(url.port || 80);
+    const { host, port, url } = target;
     const slab = valueSlab(maxValueBytes(profile));
     const names = { clients: plan.clients.map((c) => c.name), kinds: plan.kinds };
     this.templates = plan.kinds.map((kind) => {
-      const spec = settings.requests[kind] ?? settings.requests['default'] ?? DEFAULT_HTTP.requests['default']!;
+      const spec = settings.requests[kind] ?? settings.requests.default;
       return new RequestTemplate(spec, url.host, plan.keyspace, names, slab);
     });
     const cap = run.inFlightCap;

@@ -1,28 +1,11 @@
-import type { HashName } from '../../model/topology.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
-import type { ServerAddress, DriverOptions } from '../index.ts';
+import type { MemcachedSettings } from '../../profile/schema.ts';
+import type { MemcachedTarget, ServerAddress } from '../../profile/target.ts';
+import type { DriverOptions } from '../index.ts';
 import { dialBeforeStart, OpenLoopRun, openLoopOptions, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
 import type { Driver, DriverReport, RunContext } from '../types.ts';
 import { BinaryConnection, OP_DELETE, OP_GET, OP_NOOP, OP_SET, STATUS_NOT_FOUND, STATUS_OK, type MemcachedOwner } from './binary-connection.ts';
 import { Sharding } from './sharding.ts';
-
-export interface MemcachedSettings {
-  hash: HashName;
-  distribution: 'modulo' | 'ketama';
-  connectionsPerShard: number;
-  timeout: number;
-  inFlightCap: number;
-  operations: Record<string, 'get' | 'set' | 'delete'>;
-}
-
-export const DEFAULT_MEMCACHED: MemcachedSettings = {
-  hash: 'murmur3',
-  distribution: 'modulo',
-  connectionsPerShard: 1,
-  timeout: 1_000_000,
-  inFlightCap: 10_000,
-  operations: {},
-};
 
 /** Value bytes generated once; every set writes a prefix of it. memcached's default item limit is 1 MiB. */
 const VALUE_SLAB_BYTES = 1024 * 1024 - 512;
@@ -33,12 +16,12 @@ const OPERATION = { get: 0, set: 1, delete: 2 } as const;
  * protocol with client-side sharding chosen by the profile. A request with a batch of keys becomes
  * one quiet multi-get per shard it touches (getkq… noop) and completes when every shard answered.
  */
-export function createMemcachedDriver(target: string, servers: ServerAddress[], options: DriverOptions = {}): Driver {
-  return { target, run: (context) => runMemcached(context, servers, options) };
+export function createMemcachedDriver(target: MemcachedTarget, options: DriverOptions = {}): Driver {
+  return { target: target.text, run: (context) => runMemcached(context, target.servers, options) };
 }
 
 async function runMemcached(context: RunContext, servers: ServerAddress[], options: DriverOptions): Promise<DriverReport> {
-  const settings = context.profile.memcached ?? DEFAULT_MEMCACHED;
+  const settings = context.profile.memcached;
   const run = new OpenLoopRun(context, openLoopOptions(settings, options));
   return run.execute(new MemcachedTransport(run, settings, servers), context.signal);
 }

@@ -1,0 +1,76 @@
+/*
+ * The one parser of target strings. The profile schema validates `target:` with it, the CLI parses
+ * `--target` with it, and createDriver dispatches on the TargetSpec it returns, so "which targets
+ * exist and how they are spelled" has a single home. A new protocol is one more entry in SCHEMES.
+ */
+
+export interface ServerAddress {
+  host: string;
+  port: number;
+}
+
+/** A parsed target. `text` is the target as written: what result.json and the reports show. */
+export type TargetSpec =
+  | { kind: 'model'; text: string }
+  | { kind: 'http'; text: string; url: URL; host: string; port: number }
+  | { kind: 'memcached'; text: string; servers: ServerAddress[] };
+
+export type TargetKind = TargetSpec['kind'];
+export type HttpTarget = Extract<TargetSpec, { kind: 'http' }>;
+export type MemcachedTarget = Extract<TargetSpec, { kind: 'memcached' }>;
+
+export const TARGET_FORMS = '"model", http://host:port or memcached://host:port[,host:port…]';
+
+/** A target string that names no target: bad input, wherever it was written (exit 2 from the CLI). */
+export class TargetError extends Error {
+  override readonly name = 'TargetError';
+  constructor(
+    readonly target: string,
+    problem: string,
+  ) {
+    super(`target ${JSON.stringify(target)}: ${problem}`);
+  }
+}
+
+const SCHEMES: Readonly<Record<string, (text: string, rest: string) => TargetSpec>> = {
+  http: parseHttp,
+  memcached: parseMemcached,
+};
+
+/** Parses "model", http://host[:port][/] or memcached://host:port[,host:port…][/]. @throws TargetError */
+export function parseTarget(text: string): TargetSpec {
+  if (text === 'model') return { kind: 'model', text };
+  const match = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(text);
+  const parse = match ? SCHEMES[match[1]!.toLowerCase()] : undefined;
+  if (!match) throw new TargetError(text, `expected ${TARGET_FORMS}`);
+  if (!parse) throw new TargetError(text, `unknown scheme "${match[1]}"; expected ${TARGET_FORMS}`);
+  return parse(text, match[2]!.replace(/\/$/, ''));
+}
+
+function parseHttp(text: string, authority: string): TargetSpec {
+  if (authority === '' || /[/?#\s]/.test(authority)) throw new TargetError(text, 'expected http://host:port with no path (request paths belong in http.requests)');
+  const port = portOf(text, /:(\d+)$/.exec(authority)?.[1] ?? '80');
+  let url: URL;
+  try {
+    url = new URL(`http://${authority}/`);
+  } catch {
+    throw new TargetError(text, `"${authority}" is not a valid host:port`);
+  }
+  return { kind: 'http', text, url, host: url.hostname.replace(/^\[|\]$/g, ''), port };
+}
+
+function parseMemcached(text: string, list: string): TargetSpec {
+  if (list.trim() === '') throw new TargetError(text, 'no servers; expected memcached://host:port[,host:port…]');
+  const servers = list.split(',').map((part) => {
+    const match = /^([^:\s/,[\]]+|\[[^\]\s]+\]):(\d+)$/.exec(part.trim());
+    if (!match) throw new TargetError(text, `expected host:port, got "${part}"`);
+    return { host: match[1]!.replace(/^\[|\]$/g, ''), port: portOf(text, match[2]!) };
+  });
+  return { kind: 'memcached', text, servers };
+}
+
+function portOf(text: string, digits: string): number {
+  const port = Number(digits);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new TargetError(text, `port ${digits} is out of range 1–65535`);
+  return port;
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { parseProfileText } from '../../src/profile/index.ts';
+import { parseTarget, TargetError } from '../../src/profile/target.ts';
+import { INLINE_TOPOLOGY, fixture, issueAt, issuesOf } from './helpers.ts';
+
+describe('parseTarget', () => {
+  it.each([
+    ['model', { kind: 'model', text: 'model' }],
+    ['http://127.0.0.1:8080', { kind: 'http', text: 'http://127.0.0.1:8080', host: '127.0.0.1', port: 8080 }],
+    ['http://127.0.0.1:8080/', { kind: 'http', host: '127.0.0.1', port: 8080 }],
+    ['http://localhost', { kind: 'http', host: 'localhost', port: 80 }],
+    ['http://[::1]:9000', { kind: 'http', host: '::1', port: 9000 }],
+    ['memcached://127.0.0.1:11211', { kind: 'memcached', servers: [{ host: '127.0.0.1', port: 11211 }] }],
+    [
+      'memcached://a:1, b:2,[::1]:3/',
+      { kind: 'memcached', servers: [{ host: 'a', port: 1 }, { host: 'b', port: 2 }, { host: '::1', port: 3 }] },
+    ],
+  ])('parses %s', (text, expected) => {
+    expect(parseTarget(text)).toMatchObject(expected);
+  });
+
+  it('gives an http target its URL, keeping the text as written', () => {
+    const spec = parseTarget('http://127.0.0.1:8080');
+    expect(spec.kind === 'http' && spec.url.host).toBe('127.0.0.1:8080');
+    expect(spec.text).toBe('http://127.0.0.1:8080');
+  });
+
+  it.each([
+    ['', /expected "model", http/],
+    ['Model', /expected "model", http/],
+    ['gopher://127.0.0.1:1', /unknown scheme "gopher"/],
+    ['https://example.com', /unknown scheme "https"/],
+    ['http://127.0.0.1:99999', /port 99999 is out of range 1–65535/],
+    ['http://127.0.0.1:0', /port 0 is out of range/],
+    ['http://', /expected http:\/\/host:port with no path/],
+    ['http://127.0.0.1:8080/api', /no path/],
+    ['memcached://', /no servers/],
+    ['memcached://127.0.0.1:11211,', /expected host:port, got ""/],
+    ['memcached://127.0.0.1', /expected host:port, got "127.0.0.1"/],
+    ['memcached://127.0.0.1:70000', /port 70000 is out of range/],
+  ])('rejects %j', (text, message) => {
+    expect(() => parseTarget(text)).toThrow(TargetError);
+    expect(() => parseTarget(text)).toThrow(message);
+  });
+});
+
+describe('target: in a profile', () => {
+  const profile = (target: string) => `name: t\ntarget: ${target}\nphases: [{ type: steady, rate: 1, duration: 1s }]\n${INLINE_TOPOLOGY}`;
+
+  it('is checked by the same parser, with the error at the target line', async () => {
+    const issues = await issuesOf(parseProfileText(profile('memcached://127.0.0.1:99999'), fixture('inline.yaml')));
+    expect(issueAt(issues, 'target')).toMatchObject({ line: 2, message: expect.stringContaining('port 99999 is out of range') });
+  });
+
+  it('carries the protocol defaults, also for sections the profile leaves out', async () => {
+    const loaded = await parseProfileText(profile('model'), fixture('inline.yaml'));
+    expect(loaded.http).toEqual({ connections: 8, pipelining: 1, timeout: 10_000_000, inFlightCap: 10_000, requests: { default: { method: 'GET', path: '/', headers: {} } } });
+    expect(loaded.memcached).toEqual({ hash: 'murmur3', distribution: 'modulo', connectionsPerShard: 1, timeout: 1_000_000, inFlightCap: 10_000, operations: {} });
+  });
+
+  it('keeps a GET / default template beside the kinds a profile templates itself', async () => {
+    const text = `${profile('http://127.0.0.1:8080')}http:\n  connections: 2\n  requests:\n    get: { path: '/item/{{key}}' }\n`;
+    const loaded = await parseProfileText(text, fixture('inline.yaml'));
+    expect(loaded.http.connections).toBe(2);
+    expect(loaded.http.requests).toEqual({ default: { method: 'GET', path: '/', headers: {} }, get: { method: 'GET', path: '/item/{{key}}', headers: {} } });
+  });
+});
