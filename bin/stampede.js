@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-// The CLI is TypeScript run through tsx's loader, so a clone needs no build step.
-import { register } from 'tsx/esm/api';
+// The compiled CLI (npm run build, which npm ci runs through `prepare`). Development: npm run stampede:dev.
+import { main } from '../dist/cli/main.js';
 
-register();
-const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -4,10 +4,12 @@ export const ExitCode = {
   Ok: 0,
   /** The run finished and its SLO failed, or a realism flag made its verdict INVALID. */
   SloFailed: 1,
-  /** Bad profile, bad override, bad command line. */
+  /** Bad profile, bad override, bad target, bad command line (an unknown option, a missing argument). */
   InvalidInput: 2,
-  /** The run could not start (unknown or unavailable target, output folder not writable, …). */
+  /** The run could not start (a target or worker that cannot take the run, a port in use, …). */
   CouldNotStart: 3,
+  /** A bug in stampede (EX_SOFTWARE of sysexits.h): one line on stderr, the stack with STAMPEDE_DEBUG=1. */
+  InternalError: 70,
   /** Interrupted (Ctrl-C): what was measured is written; the SLO verdict is not trusted. */
   Interrupted: 130,
 } as const;

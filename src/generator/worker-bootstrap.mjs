@@ -1,6 +1,11 @@
-// Worker threads do not inherit the CLI's tsx loader (bin/stampede.js registers it through its API,
-// not through execArgv), so each worker registers it here and then loads the TypeScript entry.
-import { register } from 'tsx/esm/api';
+// Under dist/ the entry is compiled JavaScript beside this file. From src/ (development, tests) it is
+// TypeScript, and worker threads do not inherit a loader registered through tsx's API, so register it here.
+import { existsSync } from 'node:fs';
 
-register();
-await import('./worker-entry.ts');
+const compiled = new URL('./worker-entry.js', import.meta.url);
+if (existsSync(compiled)) {
+  await import(compiled.href);
+} else {
+  (await import('tsx/esm/api')).register();
+  await import('./worker-entry.ts');
+}

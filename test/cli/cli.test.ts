@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HistogramLogReader } from '../../src/recorder/histograms.ts';
-import { repoRoot, stampede } from '../helpers/cli.ts';
+import { CLI_ENTRY, repoRoot, stampede } from '../helpers/cli.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'stampede-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -72,10 +72,34 @@ describe('stampede run (real CLI, model target)', () => {
     expect(run.stderr).not.toMatch(/\n\s+at .*\.ts:\d+/);
   });
 
-  it('exits 3 when the target is not available', () => {
-    const run = stampede(['run', 'test/fixtures/cli/small.yaml', '--target', 'gopher://127.0.0.1:1', '--out', join(scratch, 'x')]);
+  it('exits 3 when the target cannot take the run, before writing anything', () => {
+    const out = join(scratch, 'x');
+    const run = stampede(['run', 'test/fixtures/cli/small.yaml', '--workers', '2', '--out', out]);
     expect(run.status).toBe(3);
-    expect(run.stderr).toContain('could not start');
+    expect(run.stderr).toContain('could not start: --workers applies to real targets');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it.each([
+    ['gopher://127.0.0.1:1', 'unknown scheme "gopher"'],
+    ['http://127.0.0.1:99999', 'port 99999 is out of range'],
+    ['memcached://', 'no servers'],
+  ])('rejects --target %s as bad input (exit 2), naming the option', (target, problem) => {
+    const out = join(scratch, 'bad-target');
+    const run = stampede(['run', 'test/fixtures/cli/small.yaml', '--target', target, '--out', out]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--target');
+    expect(run.stderr).toContain(problem);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('rejects an unknown option with exit 2 and one line naming it, before any traffic or output folder', () => {
+    const out = join(scratch, 'unknown-option');
+    const run = stampede(['run', 'test/fixtures/cli/small.yaml', '--rate', '5', '--out', out]);
+    expect(run.status).toBe(2);
+    expect(run.stderr.split('\n')[0]).toBe('stampede: Unknown argument: rate');
+    expect(run.stdout).toBe('');
+    expect(existsSync(out)).toBe(false);
   });
 });
 
@@ -83,7 +107,7 @@ describe('stampede run, interrupted', () => {
   it('on SIGINT stops, writes what it measured, and exits 130', async () => {
     const out = join(scratch, 'interrupted');
     // An hour of virtual traffic: far longer than the test waits.
-    const child = spawn(process.execPath, ['bin/stampede.js', 'run', 'test/fixtures/cli/small.yaml', '--out', out, '--set', 'phases[0].duration=1h'], { cwd: repoRoot });
+    const child = spawn(process.execPath, [CLI_ENTRY, 'run', 'test/fixtures/cli/small.yaml', '--out', out, '--set', 'phases[0].duration=1h'], { cwd: repoRoot });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     // Interrupt once the run is under way: a few intervals are in the log (startup time varies with machine load).
@@ -118,6 +142,12 @@ describe('stampede validate and schema', () => {
     expect(schema.$schema).toContain('json-schema.org');
     expect(schema.properties.phases.items).toBeDefined();
     expect(JSON.stringify(schema)).toContain('Zipf exponent');
+  });
+
+  it('--version prints the package version', () => {
+    const run = stampede(['--version']);
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toBe(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
   });
 
   it('an unknown command is a usage error (exit 2)', () => {

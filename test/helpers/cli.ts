@@ -9,8 +9,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI (bin/stampede.js) in a child process from the repository root. */
+/**
+ * The CLI from the TypeScript sources (tsx), so tests see src/ as it is rather than the last build;
+ * test/package/ checks the compiled bin from a packed tarball.
+ */
+export const CLI_ENTRY = 'scripts/stampede-dev.js';
+
+/** Runs the real CLI in a child process from the repository root. */
 export function stampede(args: string[], timeoutMs = 120_000): CliResult {
-  const child = spawnSync(process.execPath, ['bin/stampede.js', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: timeoutMs });
+  const child = spawnSync(process.execPath, [CLI_ENTRY, ...args], { cwd: repoRoot, encoding: 'utf8', timeout: timeoutMs });
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }

@@ -1,0 +1,32 @@
+import { writeFileSync } from 'node:fs';
+import type { Argv } from 'yargs';
+import type { ArgsOf, StampedeCommand } from '../command.ts';
+import { ExitCode } from '../exit-codes.ts';
+
+const builder = (yargs: Argv) =>
+  yargs
+    .positional('baseline', { type: 'string', demandOption: true })
+    .positional('candidate', { type: 'string', demandOption: true })
+    .option('out', { type: 'string', describe: 'also write the Markdown here' });
+
+export const compare: StampedeCommand<ArgsOf<typeof builder>> = {
+  command: 'compare <baseline> <candidate>',
+  describe: 'did latency, error rate or capacity regress? (exit 1 on a regression)',
+  builder,
+  async run(args) {
+    const [{ commandLineError }, { compareRuns }, { isRunDir, loadSnapshot }, { renderComparison }] = await Promise.all([
+      import('../input.ts'),
+      import('../../analysis/compare.ts'),
+      import('../../report/snapshots.ts'),
+      import('../../report/compare-report.ts'),
+    ]);
+    for (const dir of [args.baseline, args.candidate]) {
+      if (!isRunDir(dir)) throw commandLineError('<dir>', `no result.json or qualification.json in ${dir}`, 'compare two folders written by stampede run or stampede qualify');
+    }
+    const comparison = compareRuns(loadSnapshot(args.baseline), loadSnapshot(args.candidate));
+    const markdown = renderComparison(comparison);
+    if (args.out) writeFileSync(args.out, markdown);
+    process.stdout.write(markdown);
+    return comparison.regressed ? ExitCode.SloFailed : ExitCode.Ok;
+  },
+};

@@ -1,0 +1,24 @@
+import type { Argv } from 'yargs';
+import { type ArgsOf, type StampedeCommand, productionSampleOption, profileOptions } from '../command.ts';
+import { ExitCode } from '../exit-codes.ts';
+
+const builder = (yargs: Argv) => productionSampleOption(profileOptions(yargs));
+
+export const lint: StampedeCommand<ArgsOf<typeof builder>> = {
+  command: 'lint <profile>',
+  describe: 'show the realism flags knowable before a run',
+  builder,
+  async run(args) {
+    const [{ loadProfileWithSample }, { realismFlags }, { createSchedule }, { flagsMarkdown }] = await Promise.all([
+      import('../input.ts'),
+      import('../../realism/index.ts'),
+      import('../../schedule/index.ts'),
+      import('../../report/flags.ts'),
+    ]);
+    const profile = await loadProfileWithSample(args.profile, args.set, args.productionSample);
+    const flags = realismFlags({ profile, plan: createSchedule(profile).plan });
+    const invalid = flags.some((f) => f.severity === 'invalid');
+    process.stdout.write(`# ${profile.name}: realism flags before a run${invalid ? ' (INVALID)' : ''}\n\n${flagsMarkdown(flags)}\n`);
+    return invalid ? ExitCode.SloFailed : ExitCode.Ok;
+  },
+};

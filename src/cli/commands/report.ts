@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Argv } from 'yargs';
+import type { Qualification } from '../../qualify/types.ts';
+import type { ArgsOf, StampedeCommand } from '../command.ts';
+import { ExitCode } from '../exit-codes.ts';
+
+const builder = (yargs: Argv) =>
+  yargs.positional('dir', { type: 'string', demandOption: true }).option('print', { type: 'boolean', default: false, describe: 'print report.md' });
+
+/** Re-renders report.md and report.html of a run or qualification folder from its stored artifacts. */
+export const report: StampedeCommand<ArgsOf<typeof builder>> = {
+  command: 'report <dir>',
+  describe: 're-render report.md and report.html of a run or qualification folder, without traffic',
+  builder,
+  async run(args) {
+    // The report renderers (and echarts under them) load only here, when a report is rendered.
+    const [{ commandLineError }, { isRunDir }, { loadRunArtifacts, writeRenderedReports }, { writeQualificationReports }] = await Promise.all([
+      import('../input.ts'),
+      import('../../report/snapshots.ts'),
+      import('../../report/artifacts.ts'),
+      import('../../report/qualification-report.ts'),
+    ]);
+    if (!isRunDir(args.dir)) throw commandLineError('<run-dir>', `no result.json or qualification.json in ${args.dir}`, 'give a folder written by stampede run or stampede qualify');
+    let markdown: string;
+    try {
+      const q = readQualification(join(args.dir, 'qualification.json'));
+      markdown = q ? writeQualificationReports(args.dir, q).markdown : writeRenderedReports(args.dir, loadRunArtifacts(args.dir)).markdown;
+    } catch (error) {
+      if (error instanceof SyntaxError) throw commandLineError('<run-dir>', `unreadable artifacts in ${args.dir}: ${error.message}`, 'the folder holds a damaged result.json or qualification.json');
+      throw error;
+    }
+    process.stdout.write(args.print ? markdown : `${join(args.dir, 'report.md')}\n${join(args.dir, 'report.html')}\n`);
+    return ExitCode.Ok;
+  },
+};
+
+function readQualification(file: string): Qualification | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Qualification;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,13 @@
+/*
+ * The library: what `import … from 'stampede-load'` gives. A profile is loaded (and validated) once,
+ * then run against its target; the pieces below are for callers that compose their own pipeline.
+ */
+export { runProfile, type RunOptions, type RunOutcome } from './pipeline/run.ts';
+export { loadProfile, parseProfileText, profileJsonSchema, ProfileError, formatProfileError, type ProfileIssue } from './profile/index.ts';
+export type { Profile, ProfileSource, ClientSpec, HotKey, MixEntry, Multiplier, Phase, Popularity, Slo, Distribution } from './profile/index.ts';
+export type { HttpSettings, MemcachedSettings } from './profile/schema.ts';
+export { parseTarget, TargetError, type TargetSpec, type TargetKind, type ServerAddress } from './profile/target.ts';
+export { createSchedule, type Plan, type Schedule, type ScheduledRequest } from './schedule/index.ts';
+export { createDriver, RunStartError, type DriverOptions } from './driver/index.ts';
+export type { Driver, DriverReport, GeneratorHealth, RunContext } from './driver/types.ts';
+export type { RunResult } from './recorder/result.ts';
