@@ -2,21 +2,22 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { compareRuns } from '../analysis/compare.ts';
-import { formatUs } from '../analysis/slo.ts';
-import { defaultRunDir } from '../pipeline/artifacts.ts';
+import { formatUs } from '../analysis/format.ts';
 import { loadProfile, ProfileError } from '../profile/index.ts';
 import type { Profile } from '../profile/types.ts';
 import { parseDurationUs } from '../profile/units.ts';
 import { qualify } from '../qualify/qualify.ts';
-import type { Qualification } from '../qualify/types.ts';
-import { realismFlags } from '../realism/index.ts';
-import { productionFromSample, withProduction } from '../realism/production-sample.ts';
-import { loadRunArtifacts, writeRenderedReports } from '../report/artifacts.ts';
+import type { Qualification } from '../analysis/qualification.ts';
+import { realismFlags } from '../analysis/realism/index.ts';
+import { productionFromSample, withProduction } from '../analysis/realism/production-sample.ts';
+import { renderReportsInto } from '../pipeline/run.ts';
+import { analyseRun } from '../analysis/analyse-run.ts';
+import { defaultRunDir, readRunFolder, RUN_FILES, writeAnalysis } from '../run-folder/index.ts';
 import { renderComparison } from '../report/compare-report.ts';
 import { flagsMarkdown } from '../report/flags.ts';
 import { renderHistory } from '../report/history-report.ts';
 import { writeQualificationReports } from '../report/qualification-report.ts';
-import { findSnapshotDirs, isRunDir, loadSnapshot } from '../report/snapshots.ts';
+import { findSnapshotDirs, isRunDir, loadSnapshot } from '../run-folder/snapshot.ts';
 import { createSchedule } from '../schedule/index.ts';
 import { ExitCode } from './exit-codes.ts';
 
@@ -110,19 +111,32 @@ export async function lintCommand(args: { profile: string; set: string[]; produc
 }
 
 /** Re-renders report.md and report.html of a run or qualification folder from its stored artifacts. */
-export function reportCommand(args: { dir: string; print: boolean }): number {
+export async function reportCommand(args: { dir: string; print: boolean }): Promise<number> {
   if (!isRunDir(args.dir)) throw commandLineError('<run-dir>', `no result.json or qualification.json in ${args.dir}`, 'give a folder written by stampede run or stampede qualify');
   let markdown: string;
   try {
     const qualificationFile = join(args.dir, 'qualification.json');
     const q = readQualification(qualificationFile);
-    markdown = q ? writeQualificationReports(args.dir, q).markdown : writeRenderedReports(args.dir, loadRunArtifacts(args.dir)).markdown;
+    markdown = q ? writeQualificationReports(args.dir, q).markdown : await rerenderRun(args.dir);
   } catch (error) {
     if (error instanceof SyntaxError) throw commandLineError('<run-dir>', `unreadable artifacts in ${args.dir}: ${error.message}`, 'the folder holds a damaged result.json or qualification.json');
     throw error;
   }
   process.stdout.write(args.print ? markdown : `${join(args.dir, 'report.md')}\n${join(args.dir, 'report.html')}\n`);
   return ExitCode.Ok;
+}
+
+/** A run folder's reports again; a folder from before analysis.json is judged now and gets one. */
+async function rerenderRun(dir: string): Promise<string> {
+  const stored = readRunFolder(dir);
+  let analysis = stored.analysis;
+  if (!analysis) {
+    if (!stored.profile) throw commandLineError('<run-dir>', `no analysis.json or profile.json in ${dir}`, 'the folder was not written by stampede run');
+    analysis = analyseRun(stored.result, stored.profile);
+    writeAnalysis(dir, analysis);
+  }
+  await renderReportsInto(dir, { result: stored.result, analysis, latencyLog: stored.latencyLog });
+  return readFileSync(join(dir, RUN_FILES.reportMarkdown), 'utf8');
 }
 
 function readQualification(file: string): Qualification | undefined {
@@ -186,7 +200,7 @@ export function withCapacityCommands(cli: Argv, setExit: (code: number) => void)
       'report <dir>',
       're-render report.md and report.html of a run or qualification folder, without traffic',
       (y) => y.positional('dir', { type: 'string', demandOption: true }).option('print', { type: 'boolean', default: false, describe: 'print report.md' }),
-      (args) => setExit(reportCommand(args as never)),
+      async (args) => setExit(await reportCommand(args as never)),
     )
     .command(
       'compare <baseline> <candidate>',

@@ -5,7 +5,7 @@ import { runProfile } from '../pipeline/run.ts';
 import { renderPlan } from '../report/plan.ts';
 import { createSchedule } from '../schedule/index.ts';
 import { withProductionSample } from './capacity-commands.ts';
-import { ExitCode } from './exit-codes.ts';
+import { ExitCode, exitCodeOf } from './exit-codes.ts';
 import type { ServeArgs } from '../serve/command.ts';
 
 interface ProfileArgs {
@@ -33,11 +33,9 @@ export async function runCommand(args: RunArgs): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const { result, summary, dir, verdict } = await runProfile(profile, { outDir: args.out, target: args.target, intervalUs, signal: abort.signal, workers: args.workers });
-    process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/ (report.md: ${verdict})\n`);
-    if (result.interrupted) return ExitCode.Interrupted;
-    // An INVALID verdict fails a CI gate like a failed SLO: a PASS the test setup cannot support is not a pass.
-    return result.slo.pass && verdict !== 'INVALID' ? ExitCode.Ok : ExitCode.SloFailed;
+    const { analysis, summary, dir } = await runProfile(profile, { outDir: args.out, target: args.target, intervalUs, signal: abort.signal, workers: args.workers });
+    process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${analysis.verdict}\n`);
+    return exitCodeOf(analysis);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
