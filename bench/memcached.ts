@@ -65,7 +65,7 @@ async function trial(server: string, rate: number, seconds: number): Promise<voi
       target: `memcached://${server}`,
       outDir: out,
     });
-    const mc = result.driver['memcached'] as { hits: number; misses: number };
+    const mc = result.driver.transport?.protocol === 'memcached' ? result.driver.transport : { hits: 0, misses: 0 };
     process.stdout.write(
       JSON.stringify({
         rate,

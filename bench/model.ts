@@ -48,7 +48,7 @@ async function measure(profile: Profile, recorderKind: 'counting' | 'hdr'): Prom
   const started = performance.now();
   const report = await createModelDriver().run({ profile, schedule, recorder, signal: new AbortController().signal });
   const wallMs = performance.now() - started;
-  const d = report.details as { events: number; pendingEventsHighWater: number; requests: { started: number } };
+  const d = report.model!;
   return { wallMs, events: d.events, requests: d.requests.started, pendingHighWater: d.pendingEventsHighWater, virtualS: report.elapsedUs / 1e6 };
 }
 

@@ -1,6 +1,6 @@
 import type { Histogram } from '../recorder/histograms.ts';
 import { compareCapacity, compareErrorRates, compareQuantiles, quantileWithInterval, type Change } from './quantile-ci.ts';
-import { formatRatio, formatUs } from './slo.ts';
+import { formatShare, formatUs } from './format.ts';
 
 /** What a comparison reads from one run or qualification. */
 export interface ComparableRun {
@@ -69,7 +69,7 @@ function estimateText(e: { valueUs: number; lowUs: number; highUs: number; sampl
 }
 
 function rateText(r: { failed: number; total: number }): string {
-  return `${formatRatio(r.total > 0 ? r.failed / r.total : 0)} (${r.failed}/${r.total})`;
+  return `${formatShare(r.total > 0 ? r.failed / r.total : 0)} (${r.failed}/${r.total})`;
 }
 
 function bracketText(b: { pass?: number | undefined; fail?: number | undefined }): string {

@@ -1,5 +1,7 @@
 import type { Slo } from '../profile/schema.ts';
-import type { Histogram } from '../recorder/histograms.ts';
+import { formatShare, formatUs } from './format.ts';
+import { decodeFromCompressedBase64, type Histogram } from '../recorder/histograms.ts';
+import type { RunResult } from '../recorder/result.ts';
 
 export interface SloCheck {
   /** Human-readable rule, e.g. "p99 ≤ 50ms (kind get)". */
@@ -40,24 +42,30 @@ export function evaluateSlo(slo: Slo, evidence: SloEvidence): SloVerdict {
   });
   if (slo.errorRate !== undefined) {
     const actual = evidence.requests === 0 ? 0 : evidence.failed / evidence.requests;
-    const check: SloCheck = { name: `error rate ≤ ${formatRatio(slo.errorRate)}`, pass: actual <= slo.errorRate && evidence.requests > 0, actual, limit: slo.errorRate, unit: 'ratio' };
+    const check: SloCheck = { name: `error rate ≤ ${formatShare(slo.errorRate)}`, pass: actual <= slo.errorRate && evidence.requests > 0, actual, limit: slo.errorRate, unit: 'ratio' };
     if (evidence.requests === 0) check.note = 'no requests completed';
     checks.push(check);
   }
   return { pass: checks.every((c) => c.pass), checks };
 }
 
-/** 850 → "850us", 12_500 → "12.5ms", 2_000_000 → "2s". */
-export function formatUs(us: number): string {
-  if (us < 1000) return `${round3(us)}us`;
-  if (us < 1e6) return `${round3(us / 1000)}ms`;
-  return `${round3(us / 1e6)}s`;
-}
-
-export function formatRatio(r: number): string {
-  return `${round3(r * 100)}%`;
-}
-
-function round3(x: number): number {
-  return Number(x.toPrecision(3));
+/** The SLO's evidence read back from a result: the histograms every slice carries, decoded on demand. */
+export function sloEvidenceOf(result: RunResult): SloEvidence {
+  const decoded = new Map<string, Histogram>();
+  const decode = (key: string, encoded: string | undefined): Histogram | undefined => {
+    if (encoded === undefined) return undefined;
+    let h = decoded.get(key);
+    if (!h) decoded.set(key, (h = decodeFromCompressedBase64(encoded) as Histogram));
+    return h;
+  };
+  return {
+    latency: ({ kind, client }) => {
+      if (kind !== undefined && client !== undefined) return undefined;
+      if (kind !== undefined) return decode(`kind:${kind}`, result.byKind[kind]?.histogram);
+      if (client !== undefined) return decode(`client:${client}`, result.byClient[client]?.histogram);
+      return decode('all', result.histograms.latency);
+    },
+    requests: result.requests.ok + result.requests.failed + result.requests.dropped,
+    failed: result.requests.failed + result.requests.dropped,
+  };
 }

@@ -13,3 +13,12 @@ export const ExitCode = {
   /** Interrupted (Ctrl-C): what was measured is written; the SLO verdict is not trusted. */
   Interrupted: 130,
 } as const;
+
+/**
+ * A run's exit code, from its analysis alone. INVALID fails a CI gate like a failed SLO: a PASS the
+ * test setup cannot support is not a pass.
+ */
+export function exitCodeOf(analysis: { verdict: string; interrupted: boolean }): number {
+  if (analysis.interrupted) return ExitCode.Interrupted;
+  return analysis.verdict === 'PASS' || analysis.verdict === 'NO SLO' ? ExitCode.Ok : ExitCode.SloFailed;
+}

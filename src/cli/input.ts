@@ -4,7 +4,7 @@ import { ProfileError } from '../profile/issues.ts';
 import { parseTarget, TargetError } from '../profile/target.ts';
 import type { Profile } from '../profile/types.ts';
 import { parseDurationUs } from '../profile/units.ts';
-import { productionFromSample, withProduction } from '../realism/production-sample.ts';
+import { productionFromSample, withProduction } from '../analysis/realism/production-sample.ts';
 
 /* Reading command-line values that yargs cannot check: durations, targets, a production sample. */
 

@@ -1,9 +1,11 @@
 import type { EventHandler } from '../model/engine/simulation.ts';
 import { Model, REASON_NAMES, UNFINISHED, type Call, type ModelListener } from '../model/model.ts';
 import type { Topology } from '../model/topology.ts';
+import type { DriverReport, ModelReport } from '../recorder/driver-report.ts';
+import { SHARED_GAUGES, defineGauge, gaugeKey } from '../recorder/gauges.ts';
 import type { Recorder } from '../recorder/types.ts';
 import { emptyRequest, type Schedule } from '../schedule/types.ts';
-import type { Driver, DriverReport, RunContext } from './types.ts';
+import type { Driver, RunContext } from './types.ts';
 
 export interface ModelDriverOptions {
   /** Virtual time between interval boundaries passed to `recorder.advanceTo`; default 1 s. */
@@ -17,6 +19,13 @@ export interface ModelDriverOptions {
    */
   drainUs?: number;
 }
+
+/** The run-wide gauges the driver itself measures; the model's components declare their own. */
+const RUN_GAUGES = {
+  inFlight: SHARED_GAUGES.inFlight,
+  goodputRps: defineGauge('goodputRps', 'rps', 'rates', 'user requests completed successfully per second'),
+  throughputRps: defineGauge('throughputRps', 'rps', 'rates', 'requests finished by entry services per second, successful or not'),
+} as const;
 
 const EV_ARRIVAL = 1;
 const EV_TICK = 2;
@@ -95,7 +104,7 @@ class ModelRun implements EventHandler, ModelListener {
       else if (outcome === 'budget') await new Promise<void>((resolve) => setImmediate(resolve));
     }
     this.recorder.advanceTo(this.endUs);
-    return { elapsedUs: this.endUs, interrupted, details: this.details() };
+    return { elapsedUs: this.endUs, interrupted, loop: 'open', gauges: Object.values(RUN_GAUGES), model: this.details() };
   }
 
   handle(code: number): void {
@@ -164,19 +173,19 @@ class ModelRun implements EventHandler, ModelListener {
 
   private gauges(): Record<string, number> {
     const now = this.model.sim.nowUs;
-    const g: Record<string, number> = { inFlight: this.inFlight };
+    const g: Record<string, number> = { [gaugeKey(RUN_GAUGES.inFlight)]: this.inFlight };
     this.model.gauges(g);
     const seconds = (now - this.lastGaugeUs) / 1e6;
     const entryFinished = this.model.entryRequestsFinished();
-    g['goodputRps'] = seconds > 0 ? (this.succeeded - this.lastSucceeded) / seconds : 0;
-    g['throughputRps'] = seconds > 0 ? (entryFinished - this.lastEntryFinished) / seconds : 0;
+    g[gaugeKey(RUN_GAUGES.goodputRps)] = seconds > 0 ? (this.succeeded - this.lastSucceeded) / seconds : 0;
+    g[gaugeKey(RUN_GAUGES.throughputRps)] = seconds > 0 ? (entryFinished - this.lastEntryFinished) / seconds : 0;
     this.lastGaugeUs = now;
     this.lastSucceeded = this.succeeded;
     this.lastEntryFinished = entryFinished;
     return g;
   }
 
-  private details(): Record<string, unknown> {
+  private details(): ModelReport {
     const sim = this.model.sim;
     const completed = this.succeeded + this.failed;
     const windowUs = this.endUs;

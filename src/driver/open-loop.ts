@@ -1,9 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { GeneratorMonitor, generatorHealth, type GeneratorSnapshot } from '../generator/health.ts';
+import { GENERATOR_GAUGES, GeneratorMonitor, generatorFigures, type GeneratorSnapshot } from '../generator/health.ts';
+import type { DriverReport, HttpTransportReport, MemcachedTransportReport } from '../recorder/driver-report.ts';
+import { SHARED_GAUGES, gaugeKey, type GaugeSpec } from '../recorder/gauges.ts';
 import { encodeIntoCompressedBase64 } from '../recorder/histograms.ts';
 import type { Recorder } from '../recorder/types.ts';
 import { emptyRequest, type Schedule, type ScheduledRequest } from '../schedule/types.ts';
-import type { DriverReport, RunContext } from './types.ts';
+import type { RunContext } from './types.ts';
 
 /**
  * What a real target's transport must do for the open-loop pacer. A transport owns its sockets and
@@ -40,9 +42,11 @@ export interface Transport {
   close(reason: number): void;
   /** Interval gauges (connections, hits, …); called once per interval. */
   gauges(into: Record<string, number>): void;
-  details(): Record<string, unknown>;
-  /** Generator-side limits the transport saw (e.g. requests that waited for a connection slot). */
-  healthReasons(): string[];
+  /** The specs of every gauge `gauges` writes. */
+  readonly gaugeSpecs: readonly GaugeSpec[];
+  report(): HttpTransportReport | MemcachedTransportReport;
+  /** Requests that waited for a free connection slot before their write (backpressure on the generator). */
+  waitedForConnection(): number;
 }
 
 export interface OpenLoopOptions {
@@ -81,7 +85,7 @@ export interface RawGeneratorHealth {
   dispatchLateness: string;
   dropped: number;
   inFlightCap: number;
-  reasons: string[];
+  waitedForConnection: number;
 }
 
 /** Due requests handled per wake-up before yielding to socket I/O, so responses are read while behind. */
@@ -205,32 +209,34 @@ export class OpenLoopRun {
     this.recorder.advanceTo(endUs);
     transport.close(this.unfinishedReason);
     this.monitor.stop();
-    const reasons = transport.healthReasons();
+    const waitedForConnection = transport.waitedForConnection();
     this.options.exportHealth?.({
       snapshot: this.monitor.snapshot(),
       sendLateness: encodeIntoCompressedBase64(this.monitor.sendLateness),
       dispatchLateness: encodeIntoCompressedBase64(this.monitor.dispatchLateness),
       dropped: this.dropped,
       inFlightCap: this.inFlightCap,
-      reasons,
+      waitedForConnection,
     });
     return {
       elapsedUs: endUs,
       interrupted: this.interrupted,
-      details: { ...transport.details(), inFlightCap: this.inFlightCap, dropped: this.dropped },
-      generator: generatorHealth({
+      loop: 'open',
+      gauges: [SHARED_GAUGES.inFlight, ...Object.values(GENERATOR_GAUGES), ...transport.gaugeSpecs],
+      transport: transport.report(),
+      generator: generatorFigures({
         snapshots: [this.monitor.snapshot()],
         sendLateness: this.monitor.sendLateness,
         dispatchLateness: this.monitor.dispatchLateness,
         dropped: this.dropped,
         inFlightCap: this.inFlightCap,
-        reasons,
+        waitedForConnection,
       }),
     };
   }
 
   private gauges(): Record<string, number> {
-    const g: Record<string, number> = { inFlight: this.inFlight };
+    const g: Record<string, number> = { [gaugeKey(SHARED_GAUGES.inFlight)]: this.inFlight };
     this.monitor.sampleGauges(g);
     this.transport.gauges(g);
     return g;

@@ -1,4 +1,5 @@
 import type { Profile } from '../profile/types.ts';
+import type { DriverReport } from '../recorder/driver-report.ts';
 import type { Recorder } from '../recorder/types.ts';
 import type { Schedule } from '../schedule/types.ts';
 
@@ -19,35 +20,4 @@ export interface Driver {
   /** "model", or the target URL. */
   readonly target: string;
   run(context: RunContext): Promise<DriverReport>;
-}
-
-export interface DriverReport {
-  /** Virtual or wall µs from run start to the last completion. */
-  elapsedUs: number;
-  /** True when the run was cut short by the signal. */
-  interrupted: boolean;
-  /** Driver-specific figures for result.json (model: events processed, final gauges). */
-  details: Record<string, unknown>;
-  /** Real drivers only: how healthy the load generator itself was (the model has no generator to saturate). */
-  generator?: GeneratorHealth;
-}
-
-/** The generator's own health, so a report can say when the generator, not the target, was the limit. */
-export interface GeneratorHealth {
-  /** Event-loop lag of the sending process(es), sampled through the run, ms. */
-  eventLoopLagMs: { mean: number; p99: number; max: number };
-  /** CPU used by the generator, as a fraction of one core, averaged over the run (max over workers). */
-  cpu: number;
-  /** How late requests left compared with their intended send time, µs. */
-  sendLatenessUs: { mean?: number; p50: number; p99: number; max: number };
-  /**
-   * The pacer's own part of it: how late requests were handed to the transport (timer granularity,
-   * a busy or starved loop), µs. sendLatenessUs minus this is time spent waiting for a free
-   * connection, i.e. the target's backpressure on the generator's pool.
-   */
-  dispatchLatenessUs?: { p50: number; p99: number; max: number };
-  /** True when lag, CPU, lateness or drops say the generator limited the run. */
-  saturated: boolean;
-  /** Why `saturated` is true, each with its figure, e.g. "event-loop lag p99 48ms > 20ms". */
-  reasons: string[];
 }

@@ -1,16 +1,7 @@
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
-import type { GeneratorHealth } from '../driver/types.ts';
+import type { GeneratorFigures } from '../recorder/driver-report.ts';
+import { defineGauge, gaugeKey } from '../recorder/gauges.ts';
 import { newHistogram, type Histogram } from '../recorder/histograms.ts';
-
-/** Limits past which the generator, not the target, is taken to have shaped the run. */
-export const SATURATION = {
-  /** Event-loop lag p99 above this means timers and socket reads ran late. */
-  lagP99Ms: 50,
-  /** More than this fraction of one core means the sending thread had no slack. */
-  cpu: 0.9,
-  /** Pacer lateness p99 (time due → time handed to the transport) above this means the schedule slipped. */
-  dispatchLatenessP99Us: 10_000,
-} as const;
 
 /**
  * monitorEventLoopDelay records the whole time between its timer's runs, resolution included, so
@@ -21,10 +12,17 @@ function lagMs(ns: number): number {
   return Math.max(0, ns / 1e6 - LAG_RESOLUTION_MS);
 }
 
+/** The generator's per-interval gauges: what the analysis reads when it asks whether the generator was the limit. */
+export const GENERATOR_GAUGES = {
+  cpu: defineGauge('generatorCpu', 'cores', 'generator', 'CPU of the sending thread over the interval, in cores'),
+  lagMs: defineGauge('generatorLagMs', 'ms', 'generator', 'mean event-loop lag of the sending thread over the interval'),
+  lagMaxMs: defineGauge('generatorLagMaxMs', 'ms', 'generator', 'worst event-loop lag of the sending thread over the interval'),
+} as const;
+
 /**
  * Watches the sending process itself: event-loop lag, CPU, and how late requests left. One per
  * thread that sends (the main thread, or each worker). Per-interval figures feed the recorder's
- * gauges (`generator.lagMs`, `generator.cpu`); run-long figures become `GeneratorHealth`.
+ * gauges (GENERATOR_GAUGES); run-long figures become `GeneratorFigures`.
  */
 export class GeneratorMonitor {
   /** Run-long lag: never reset. */
@@ -54,9 +52,9 @@ export class GeneratorMonitor {
     const nowMs = performance.now();
     const cpu = process.cpuUsage(this.lastCpu);
     const wallMs = nowMs - this.lastSampleMs;
-    into['generator.cpu'] = wallMs > 0 ? round3((cpu.user + cpu.system) / 1000 / wallMs) : 0;
-    into['generator.lagMs'] = this.intervalLag.count > 0 ? round3(lagMs(this.intervalLag.mean)) : 0;
-    into['generator.lagMaxMs'] = this.intervalLag.count > 0 ? round3(lagMs(this.intervalLag.max)) : 0;
+    into[gaugeKey(GENERATOR_GAUGES.cpu)] = wallMs > 0 ? round3((cpu.user + cpu.system) / 1000 / wallMs) : 0;
+    into[gaugeKey(GENERATOR_GAUGES.lagMs)] = this.intervalLag.count > 0 ? round3(lagMs(this.intervalLag.mean)) : 0;
+    into[gaugeKey(GENERATOR_GAUGES.lagMaxMs)] = this.intervalLag.count > 0 ? round3(lagMs(this.intervalLag.max)) : 0;
     this.intervalLag.reset();
     this.lastCpu = process.cpuUsage();
     this.lastSampleMs = nowMs;
@@ -89,38 +87,39 @@ export interface GeneratorSnapshot {
   cpu: number;
 }
 
-export interface HealthInputs {
+export interface FigureInputs {
   /** One per sending thread. */
   snapshots: GeneratorSnapshot[];
   sendLateness: Histogram;
   dispatchLateness: Histogram;
   dropped: number;
   inFlightCap: number;
-  /** Extra reasons the driver knows about (e.g. requests waited for a connection slot). */
-  reasons?: string[];
+  waitedForConnection: number;
 }
 
-/** Folds the run's figures into `GeneratorHealth`, saying why when the generator was the limit. */
-export function generatorHealth(inputs: HealthInputs): GeneratorHealth {
-  const { snapshots, sendLateness, dispatchLateness } = inputs;
-  const lag = {
-    mean: round3(snapshots.reduce((a, s) => a + s.lagMeanMs, 0) / Math.max(1, snapshots.length)),
-    p99: round3(Math.max(0, ...snapshots.map((s) => s.lagP99Ms))),
-    max: round3(Math.max(0, ...snapshots.map((s) => s.lagMaxMs))),
-  };
-  const cpu = round3(Math.max(0, ...snapshots.map((s) => s.cpu)));
-  const lateness = percentiles(sendLateness);
-  const dispatch = percentiles(dispatchLateness);
-  const reasons: string[] = [];
-  if (lag.p99 > SATURATION.lagP99Ms) reasons.push(`event-loop lag p99 ${lag.p99}ms > ${SATURATION.lagP99Ms}ms`);
-  if (cpu > SATURATION.cpu) reasons.push(`generator CPU ${Math.round(cpu * 100)}% of a core > ${SATURATION.cpu * 100}%`);
-  const dispatchP99 = dispatch.p99;
-  if (dispatchP99 > SATURATION.dispatchLatenessP99Us) {
-    reasons.push(`schedule slipped: dispatch lateness p99 ${(dispatchP99 / 1000).toFixed(1)}ms > ${SATURATION.dispatchLatenessP99Us / 1000}ms`);
+/** Folds the threads' figures into one `GeneratorFigures`: raw, for the analysis to judge. */
+export function generatorFigures(inputs: FigureInputs): GeneratorFigures {
+  const { snapshots } = inputs;
+  let lagSum = 0;
+  let lagP99 = 0;
+  let lagMax = 0;
+  let cpu = 0;
+  for (const s of snapshots) {
+    lagSum += s.lagMeanMs;
+    lagP99 = Math.max(lagP99, s.lagP99Ms);
+    lagMax = Math.max(lagMax, s.lagMaxMs);
+    cpu = Math.max(cpu, s.cpu);
   }
-  if (inputs.dropped > 0) reasons.push(`${inputs.dropped} requests dropped at the in-flight cap (${inputs.inFlightCap})`);
-  reasons.push(...(inputs.reasons ?? []));
-  return { eventLoopLagMs: lag, cpu, sendLatenessUs: lateness, dispatchLatenessUs: dispatch, saturated: reasons.length > 0, reasons };
+  return {
+    eventLoopLagMs: { mean: round3(lagSum / Math.max(1, snapshots.length)), p99: round3(lagP99), max: round3(lagMax) },
+    cpu: round3(cpu),
+    sendLatenessUs: percentiles(inputs.sendLateness),
+    dispatchLatenessUs: percentiles(inputs.dispatchLateness),
+    dropped: inputs.dropped,
+    inFlightCap: inputs.inFlightCap,
+    waitedForConnection: inputs.waitedForConnection,
+    threads: snapshots.length,
+  };
 }
 
 function percentiles(h: Histogram): { mean: number; p50: number; p99: number; max: number } {

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createDriver } from '../driver/index.ts';
 import type { RawGeneratorHealth } from '../driver/open-loop.ts';
-import type { DriverReport } from '../driver/types.ts';
+import type { DriverReport } from '../recorder/driver-report.ts';
 import type { Profile } from '../profile/types.ts';
 import { exportRecorderPart, type RecorderPart } from '../recorder/merge.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';

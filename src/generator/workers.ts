@@ -2,11 +2,12 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { RunStartError } from '../driver/index.ts';
 import type { RawGeneratorHealth } from '../driver/open-loop.ts';
-import type { Driver, DriverReport, RunContext } from '../driver/types.ts';
+import type { Driver, RunContext } from '../driver/types.ts';
+import type { DriverReport, TransportReport } from '../recorder/driver-report.ts';
 import { decodeFromCompressedBase64, newHistogram } from '../recorder/histograms.ts';
 import { mergeRecorderParts, type RecorderPart } from '../recorder/merge.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
-import { generatorHealth } from './health.ts';
+import { generatorFigures } from './health.ts';
 import type { WorkerInput, WorkerOutput } from './worker-entry.ts';
 
 /** Between the last worker's "ready" and the shared start: time for the start message to arrive. */
@@ -41,7 +42,7 @@ async function runWorkers(context: RunContext, target: string, count: number): P
     for (const t of threads) t.postMessage({ start: startAtEpochMs });
     const outputs = await Promise.all(outcomes.map((o) => o.done));
     mergeRecorderParts(recorder, outputs.map((o) => o.part));
-    return mergeReports(outputs, count);
+    return mergeReports(outputs);
   } finally {
     context.signal.removeEventListener('abort', abort);
     await Promise.all(threads.map((t) => t.terminate()));
@@ -60,7 +61,7 @@ function lifecycle(worker: Worker, index: number): { ready: Promise<void>; done:
   return { ready: Promise.race([readyPromise, done.then(() => undefined)]), done };
 }
 
-function mergeReports(outputs: WorkerOutput[], count: number): DriverReport {
+function mergeReports(outputs: WorkerOutput[]): DriverReport {
   const raws: RawGeneratorHealth[] = outputs.map((o) => o.health);
   const sendLateness = newHistogram();
   const dispatchLateness = newHistogram();
@@ -68,28 +69,29 @@ function mergeReports(outputs: WorkerOutput[], count: number): DriverReport {
     sendLateness.add(decodeFromCompressedBase64(raw.sendLateness));
     dispatchLateness.add(decodeFromCompressedBase64(raw.dispatchLateness));
   }
-  const targetStats = outputs[0]?.report.details['targetStats'];
+  const first = outputs[0]!.report;
+  const transports = outputs.flatMap((o) => (o.report.transport ? [o.report.transport] : []));
   return {
     elapsedUs: Math.max(...outputs.map((o) => o.report.elapsedUs)),
     interrupted: outputs.some((o) => o.report.interrupted),
-    details: {
-      workers: count,
-      slicing: 'request seq mod workers',
-      perWorker: outputs.map((o) => {
-        const { targetStats: _, ...rest } = o.report.details;
-        return rest;
-      }),
-      ...(targetStats !== undefined ? { targetStats } : {}),
-    },
-    generator: generatorHealth({
+    loop: first.loop,
+    gauges: [...new Map(outputs.flatMap((o) => o.report.gauges).map((g) => [g.name, g])).values()],
+    ...(transports.length > 0 && { transport: mergeTransports(transports) }),
+    ...(first.targetStats !== undefined && { targetStats: first.targetStats }),
+    generator: generatorFigures({
       snapshots: raws.map((r) => r.snapshot),
       sendLateness,
       dispatchLateness,
       dropped: raws.reduce((a, r) => a + r.dropped, 0),
       inFlightCap: raws.reduce((a, r) => a + r.inFlightCap, 0),
-      reasons: [...new Set(raws.flatMap((r) => r.reasons))],
+      waitedForConnection: raws.reduce((a, r) => a + r.waitedForConnection, 0),
     }),
   };
+}
+
+/** The first worker's transport report as the shape, with every worker's kept under perWorker. */
+function mergeTransports(reports: TransportReport[]): TransportReport {
+  return { ...reports[0]!, perWorker: reports };
 }
 
 export type { RecorderPart };

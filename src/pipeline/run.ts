@@ -1,16 +1,15 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { evaluateSlo, type SloEvidence } from '../analysis/slo.ts';
+import { analyseRun, type RunAnalysis } from '../analysis/analyse-run.ts';
 import { createDriver } from '../driver/index.ts';
 import type { Driver } from '../driver/types.ts';
 import type { Profile } from '../profile/types.ts';
 import { buildResult, type RunResult } from '../recorder/result.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
-import { writeRunReports } from '../report/artifacts.ts';
-import type { Verdict } from '../realism/index.ts';
 import { renderSummary } from '../report/summary.ts';
+import type { RunReportInput } from '../report/run-reports.ts';
+import { createRunDir, defaultRunDir, openLatencyLog, readLatencyLogOf, readRunFolder, RUN_FILES, writeAnalysis, writeReports, writeRunFolder } from '../run-folder/index.ts';
 import { createSchedule } from '../schedule/index.ts';
-import { defaultRunDir, ensureDir, writeRunArtifacts } from './artifacts.ts';
 
 export interface RunOptions {
   /** Output folder; default reports/<profile>/<UTC timestamp>/. */
@@ -23,66 +22,64 @@ export interface RunOptions {
   driver?: Driver;
   /** Real targets: worker threads sending disjoint slices of the schedule (default 1: the main thread). */
   workers?: number | undefined;
+  /** Skip report.md / report.html (qualify steps: the qualification has its own report). */
+  reports?: boolean;
 }
 
 export interface RunOutcome {
   result: RunResult;
+  analysis: RunAnalysis;
   summary: string;
   dir: string;
-  /** The report's verdict: the SLO's, or INVALID when a realism flag says the measurement cannot carry one. */
-  verdict: Verdict;
 }
 
 /**
- * profile → schedule → driver → recorder → result → SLO verdict → artifacts. Whatever the driver
- * measured is written, also when the run was interrupted.
+ * profile → schedule → driver → recorder → result → analysis → run folder. Whatever the driver
+ * measured is written, also when the run was interrupted; result.json first.
  */
 export async function runProfile(profile: Profile, options: RunOptions = {}): Promise<RunOutcome> {
   const target = options.target ?? profile.target;
   const driver = options.driver ?? createDriver(target, { workers: options.workers });
   const schedule = createSchedule(profile);
   const startedAt = new Date();
-  const dir = ensureDir(options.outDir ?? defaultRunDir(options.reportsRoot ?? 'reports', profile.name, startedAt));
-  const hlogFd = openSync(join(dir, 'latency.hlog'), 'w');
+  const dir = createRunDir(options.outDir ?? defaultRunDir(options.reportsRoot ?? 'reports', profile.name, startedAt));
+  const hlog = openLatencyLog(dir);
+  let result: RunResult;
   try {
-    const recorder = new RunRecorder(schedule.plan, {
-      intervalUs: options.intervalUs,
-      startTimeMs: startedAt.getTime(),
-      hlog: (chunk) => writeSync(hlogFd, chunk),
-    });
+    const recorder = new RunRecorder(schedule.plan, { intervalUs: options.intervalUs, startTimeMs: startedAt.getTime(), hlog: (chunk) => hlog.write(chunk) });
     const report = await driver.run({ profile, schedule, recorder, signal: options.signal ?? new AbortController().signal });
     recorder.flush();
-    const slo = evaluateSlo(profile.slo, sloEvidence(recorder, schedule.plan.kinds, schedule.plan.clients.map((c) => c.name)));
     const finishedAt = new Date();
-    const result = buildResult({
-      profile,
-      plan: schedule.plan,
-      target: driver.target,
-      recorder,
-      driver: report,
-      slo,
-      startedAt: startedAt.toISOString(),
-      wall: { finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() },
-    });
-    const summary = renderSummary(result);
-    writeRunArtifacts(dir, result, summary);
-    // report.md / report.html (and profile.json, which the realism flags read) are renderings of the artifacts above.
-    const { verdict } = writeRunReports(dir, result, profile);
-    return { result, summary, dir, verdict };
+    const wall = { finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() };
+    result = buildResult({ profile, plan: schedule.plan, target: driver.target, recorder, driver: report, startedAt: startedAt.toISOString(), wall });
   } finally {
-    closeSync(hlogFd);
+    hlog.close();
   }
+  const analysis = analyseRun(result, profile, { plan: schedule.plan });
+  const summary = renderSummary(result, analysis);
+  writeRunFolder(dir, { result, analysis, profile, summary });
+  if (options.reports !== false) await renderReportsInto(dir, { result, analysis, latencyLog: readLatencyLogOf(dir) });
+  return { result, analysis, summary, dir };
 }
 
-function sloEvidence(recorder: RunRecorder, kinds: string[], clients: string[]): SloEvidence {
-  return {
-    latency: ({ kind, client }) => {
-      if (kind !== undefined && client !== undefined) return undefined;
-      if (kind !== undefined) return recorder.byKind[kinds.indexOf(kind)]?.latency;
-      if (client !== undefined) return recorder.byClient[clients.indexOf(client)]?.latency;
-      return recorder.all.latency;
-    },
-    requests: recorder.all.latency.totalCount + recorder.droppedCount,
-    failed: recorder.failed.latency.totalCount + recorder.droppedCount,
-  };
+/** report.md and report.html of a run; the renderer (and its chart library) loads only here. */
+export async function renderReportsInto(dir: string, input: RunReportInput): Promise<void> {
+  const { renderRunReports } = await import('../report/run-reports.ts');
+  writeReports(dir, renderRunReports(input));
+}
+
+/**
+ * A stored run's reports again (`stampede report <dir>`); a folder from before analysis.json is
+ * judged now from its result and profile, and gets one. Returns report.md.
+ */
+export async function rerenderRun(dir: string): Promise<string> {
+  const stored = readRunFolder(dir);
+  let analysis = stored.analysis;
+  if (!analysis) {
+    if (!stored.profile) throw new Error(`${dir}: no analysis.json or profile.json to judge the run by`);
+    analysis = analyseRun(stored.result, stored.profile);
+    writeAnalysis(dir, analysis);
+  }
+  await renderReportsInto(dir, { result: stored.result, analysis, latencyLog: stored.latencyLog });
+  return readFileSync(join(dir, RUN_FILES.reportMarkdown), 'utf8');
 }

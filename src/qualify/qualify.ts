@@ -1,17 +1,20 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RunAnalysis } from '../analysis/analyse-run.ts';
+import { analyseCapacity } from '../analysis/capacity.ts';
+import { STABLE_TAIL_SAMPLES } from '../analysis/limits.ts';
+import { QUALIFICATION_SCHEMA, type Qualification, type StepOutcome } from '../analysis/qualification.ts';
+import { qualificationVerdict } from '../analysis/qualification-verdict.ts';
 import { runProfile, type RunOptions } from '../pipeline/run.ts';
+import { writeJson } from '../run-folder/index.ts';
 import type { Profile } from '../profile/types.ts';
-import { realismFlags } from '../realism/index.ts';
-import { fellShort, RESULT_RULES, STABLE_TAIL_SAMPLES, tooFewSamples } from '../realism/result-flags.ts';
-import { SEVERITY_ORDER, type RealismFlag } from '../realism/types.ts';
+import { realismFlags } from '../analysis/realism/index.ts';
+import { fellShort, RESULT_RULES } from '../analysis/realism/result-flags.ts';
+import { SEVERITY_ORDER, type RealismFlag } from '../analysis/realism/types.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { createSchedule } from '../schedule/index.ts';
-import { analyseCapacity } from './capacity.ts';
 import { nextRate, type SearchOptions } from './search.ts';
 import { profilePeakRps, stepProfile, type StepShape } from './step-profile.ts';
-import { QUALIFICATION_SCHEMA, type Qualification, type StepOutcome } from './types.ts';
-import { qualificationVerdict } from './verdict.ts';
 
 export interface QualifyOptions extends StepShape, Partial<SearchOptions> {
   outDir: string;
@@ -42,20 +45,20 @@ export function searchOptions(expectedPeakRps: number, given: Partial<SearchOpti
  * samples beyond it (an `invalid` too-few-samples flag) is not a pass, or slow rare requests would
  * "pass" at low rates by luck.
  */
-export function stepOutcome(result: RunResult, dir: string, profile: Profile): StepOutcome {
+export function stepOutcome(result: RunResult, analysis: RunAnalysis, dir: string): StepOutcome {
   const completed = result.requests.ok + result.requests.failed;
   const failed = result.requests.failed + result.requests.dropped;
-  const unproven = tooFewSamples({ profile, result }).filter((f) => f.severity === 'invalid');
+  const unproven = analysis.flags.filter((f) => f.id === 'too-few-samples' && f.severity === 'invalid');
   return {
     askedRps: result.rate.askedRps,
     achievedRps: result.rate.achievedRps,
-    pass: result.slo.pass && unproven.length === 0,
-    failedChecks: [...result.slo.checks.filter((c) => !c.pass).map((c) => c.name), ...unproven.map((f) => f.title)],
+    pass: analysis.slo.pass && unproven.length === 0,
+    failedChecks: [...analysis.slo.checks.filter((c) => !c.pass).map((c) => c.name), ...unproven.map((f) => f.title)],
     latencyUs: { p50: result.latencyUs.p50, p99: result.latencyUs.p99, p999: result.latencyUs.p999, max: result.latencyUs.max },
     requests: completed,
     failed,
     errorRate: completed + result.requests.dropped > 0 ? failed / (completed + result.requests.dropped) : 0,
-    generatorLimited: result.generator?.saturated === true || fellShort(result),
+    generatorLimited: analysis.generator?.saturated === true || fellShort(result),
     durationMs: result.durationMs,
     dir,
   };
@@ -76,14 +79,14 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
   for (let rate = nextRate(steps, search); rate !== undefined && !options.signal?.aborted; rate = nextRate(steps, search)) {
     const dir = join('steps', `${String(steps.length + 1).padStart(2, '0')}-${rate}rps`);
     const shares = sliceShares(stepProfile(profile, rate, options));
-    const { result } = await runProfile(stepProfile(profile, rate, { ...options, stepUs: stepDurationUs(profile, rate, options.stepUs, shares) }), {
+    const { result, analysis } = await runProfile(stepProfile(profile, rate, { ...options, stepUs: stepDurationUs(profile, rate, options.stepUs, shares) }), {
       outDir: join(options.outDir, dir),
       target: options.target,
       intervalUs: options.intervalUs,
       ...(options.signal && { signal: options.signal }),
       ...(options.driver && { driver: options.driver }),
     });
-    const step = { ...stepOutcome(result, dir, profile), askedRps: rate };
+    const step = { ...stepOutcome(result, analysis, dir), askedRps: rate };
     steps.push(step);
     results.push(result);
     options.onStep?.(step, steps.length - 1);
@@ -110,7 +113,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
     startedAt: startedAt.toISOString(),
     wall: { finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() },
   };
-  writeFileSync(join(options.outDir, 'qualification.json'), JSON.stringify(qualification, null, 2) + '\n');
+  writeJson(join(options.outDir, 'qualification.json'), qualification);
   return qualification;
 }
 

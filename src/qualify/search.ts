@@ -1,4 +1,5 @@
-import type { StepOutcome } from './types.ts';
+import { bracket } from '../analysis/capacity.ts';
+import type { StepOutcome } from '../analysis/qualification.ts';
 
 /** How the offered rate is stepped: grow geometrically until the SLO breaks, then bisect the bracket. */
 export interface SearchOptions {
@@ -29,15 +30,6 @@ export function nextRate(steps: readonly StepOutcome[], options: SearchOptions):
   if (fail / pass - 1 <= options.resolution) return undefined;
   const mid = round3((pass + fail) / 2);
   return mid <= pass || mid >= fail ? undefined : mid;
-}
-
-/** The highest passing rate below the lowest failing one, and that failing rate. */
-export function bracket(steps: readonly StepOutcome[]): { pass?: number; fail?: number } {
-  const failing = steps.filter((s) => !s.pass).map((s) => s.askedRps);
-  const fail = failing.length > 0 ? Math.min(...failing) : undefined;
-  const passing = steps.filter((s) => s.pass && (fail === undefined || s.askedRps < fail)).map((s) => s.askedRps);
-  const pass = passing.length > 0 ? Math.max(...passing) : undefined;
-  return { ...(pass !== undefined && { pass }), ...(fail !== undefined && { fail }) };
 }
 
 /** Rates are shown and compared at 3 significant digits: finer than any step can resolve. */

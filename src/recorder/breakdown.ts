@@ -1,4 +1,4 @@
-import { newHistogram, summarize, type Histogram, type LatencySummary } from './histograms.ts';
+import { encodeIntoCompressedBase64, newHistogram, summarize, type Histogram, type LatencySummary } from './histograms.ts';
 
 /** Counts and a latency histogram for one slice of the traffic (a kind, a client, an outcome). */
 export class Breakdown {
@@ -13,7 +13,7 @@ export class Breakdown {
   }
 
   toJSON(): BreakdownResult {
-    return { requests: this.ok + this.failed, ok: this.ok, failed: this.failed, latencyUs: summarize(this.latency) };
+    return { requests: this.ok + this.failed, ok: this.ok, failed: this.failed, latencyUs: summarize(this.latency), histogram: encodeIntoCompressedBase64(this.latency) };
   }
 }
 
@@ -22,4 +22,6 @@ export interface BreakdownResult {
   ok: number;
   failed: number;
   latencyUs: LatencySummary;
+  /** The slice's latency histogram, compressed base64 (HdrHistogram's own encoding). */
+  histogram: string;
 }

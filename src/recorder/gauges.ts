@@ -68,3 +68,17 @@ export const SHARED_GAUGES = {
   openConnections: defineGauge('openConnections', 'count', 'connections', 'connections open at the sample'),
   inFlight: defineGauge('inFlight', 'count', 'queues', 'user requests sent and not yet answered'),
 } as const;
+
+/**
+ * How one gauge combines across worker threads: the generator's figures are per thread (the worst
+ * thread says whether the generator was the limit), the target's stats are the target's (one worker
+ * polls them), ratios average, everything else (in flight, connections, rates) adds up.
+ */
+export type GaugeCombine = 'sum' | 'max' | 'first' | 'mean';
+
+export function combineOf(spec: GaugeSpec | undefined): GaugeCombine {
+  if (!spec) return 'sum';
+  if (spec.family === 'generator') return 'max';
+  if (spec.family === 'target') return 'first';
+  return spec.unit === 'ratio' ? 'mean' : 'sum';
+}

@@ -1,15 +1,20 @@
-import type { SloVerdict } from '../analysis/slo.ts';
-import type { DriverReport, GeneratorHealth } from '../driver/types.ts';
+import type { DriverReport, GeneratorFigures } from './driver-report.ts';
+import { gaugeCatalog, type GaugeCatalog } from './gauges.ts';
 import type { Profile } from '../profile/types.ts';
 import { clip, segmentMass } from '../schedule/rate-curve.ts';
 import type { Plan } from '../schedule/types.ts';
 import type { BreakdownResult } from './breakdown.ts';
-import { summarize, type LatencySummary } from './histograms.ts';
+import { encodeIntoCompressedBase64, summarize, type LatencySummary } from './histograms.ts';
 import type { IntervalResult, RunRecorder } from './run-recorder.ts';
 
-export const RESULT_SCHEMA = 'stampede.result/1';
+export const RESULT_SCHEMA = 'stampede.result/2';
 
-/** Everything a report needs, as written to result.json. Apart from `startedAt` and `wall`, a model run's result is a pure function of (profile, seed). */
+/**
+ * What a run measured, as written to result.json: raw figures only, never a judgement (the SLO
+ * verdict and the realism flags are the analysis stage's, in analysis.json), and complete enough to
+ * be judged again later — every slice carries its encoded histogram. Apart from `startedAt` and
+ * `wall`, a model run's result is a pure function of (profile, seed).
+ */
 export interface RunResult {
   schema: typeof RESULT_SCHEMA;
   profile: { name: string; description: string; file: string; sha256: string; overrides: string[] };
@@ -27,14 +32,18 @@ export interface RunResult {
   rate: { askedRps: number; achievedRps: number };
   latencyUs: LatencySummary;
   serviceTimeUs: LatencySummary;
+  /** Compressed base64 HDR histograms of the measured window: every completion, and service times. */
+  histograms: { latency: string; serviceTime: string };
   byOutcome: { ok: BreakdownResult; failed: BreakdownResult };
   byKind: Record<string, BreakdownResult>;
   byClient: Record<string, BreakdownResult & { instances: number }>;
   intervals: IntervalResult[];
-  slo: SloVerdict;
-  driver: Record<string, unknown>;
-  /** Real targets only: the load generator's own health (absent for the model). */
-  generator?: GeneratorHealth;
+  /** How the driver sent (open or closed loop) and what it saw of the target or the model. */
+  driver: Pick<DriverReport, 'loop' | 'transport' | 'targetStats' | 'model'>;
+  /** Real targets only: the load generator's own figures (absent for the model). */
+  generator?: GeneratorFigures;
+  /** Every gauge in `intervals[].gauges`, by name: unit, family and what it means. */
+  gauges: GaugeCatalog;
   /** Wall-clock facts: the only part that differs between two runs of the same model profile and seed. */
   wall: { finishedAt: string; elapsedMs: number };
 }
@@ -45,12 +54,11 @@ export interface ResultInputs {
   target: string;
   recorder: RunRecorder;
   driver: DriverReport;
-  slo: SloVerdict;
   startedAt: string;
   wall: RunResult['wall'];
 }
 
-export function buildResult({ profile, plan, target, recorder, driver, slo, startedAt, wall }: ResultInputs): RunResult {
+export function buildResult({ profile, plan, target, recorder, driver, startedAt, wall }: ResultInputs): RunResult {
   const ok = recorder.ok.latency.totalCount;
   const failed = recorder.failed.latency.totalCount;
   const durationS = plan.durationUs / 1e6;
@@ -78,15 +86,21 @@ export function buildResult({ profile, plan, target, recorder, driver, slo, star
     rate: { askedRps: round(measuredExpected / durationS), achievedRps: round(recorder.sentCount / durationS) },
     latencyUs: summarize(recorder.all.latency),
     serviceTimeUs: summarize(recorder.serviceTime),
+    histograms: { latency: encodeIntoCompressedBase64(recorder.all.latency), serviceTime: encodeIntoCompressedBase64(recorder.serviceTime) },
     byOutcome: { ok: recorder.ok.toJSON(), failed: recorder.failed.toJSON() },
     byKind: Object.fromEntries(plan.kinds.map((kind, i) => [kind, recorder.byKind[i]!.toJSON()])),
     byClient: Object.fromEntries(plan.clients.map((c, i) => [c.name, { ...recorder.byClient[i]!.toJSON(), instances: c.instances }])),
     intervals: recorder.intervals,
-    slo,
-    driver: driver.details,
+    driver: driverSection(driver),
     ...(driver.generator ? { generator: driver.generator } : {}),
+    gauges: gaugeCatalog(driver.gauges),
     wall,
   };
+}
+
+function driverSection(report: DriverReport): RunResult['driver'] {
+  const { loop, transport, targetStats, model } = report;
+  return { loop, ...(transport && { transport }), ...(targetStats !== undefined && { targetStats }), ...(model && { model }) };
 }
 
 function expectedDuringWarmup(plan: Plan): number {

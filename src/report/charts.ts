@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
 import type * as Echarts from 'echarts';
-import { formatUs } from '../analysis/slo.ts';
+import { formatUs } from '../analysis/format.ts';
 import type { IntervalResult } from '../recorder/run-recorder.ts';
-import type { LoggedInterval } from './latency-log.ts';
+import type { LoggedInterval } from '../recorder/latency-log.ts';
+import { specOf, type GaugeCatalog, type GaugeFamily, type GaugeUnit } from '../recorder/gauges.ts';
 
 /*
  * Chart options (pure data) and their server-side SVG rendering with echarts: the report carries
@@ -156,40 +157,54 @@ export function percentileSpectrumChart(series: { name: string; points: { percen
   };
 }
 
-/** One chart per gauge family (connections, queues and workers, hit ratio, rates, process), each a line per gauge. */
-export function gaugeCharts(intervals: readonly IntervalResult[]): { title: string; option: ChartOption }[] {
-  const names = [...new Set(intervals.flatMap((i) => Object.keys(i.gauges)))];
-  const families: { title: string; unit: string; match: (n: string) => boolean }[] = [
-    { title: 'Connections (open, idle, TIME_WAIT)', unit: 'connections', match: (n) => /connections/i.test(n) },
-    { title: 'Hit ratio', unit: 'ratio', match: (n) => n.startsWith('hitRatio') },
-    { title: 'Queues, waiters and busy workers', unit: 'count', match: (n) => /queue|waiters|busy|inflight/i.test(n) },
-    { title: 'Rates', unit: 'req/s', match: (n) => /rps$/i.test(n) },
-  ];
-  const used = new Set<string>();
-  const groups = families.map((f) => {
-    const members = names.filter((n) => !used.has(n) && f.match(n));
-    members.forEach((n) => used.add(n));
-    return { ...f, members };
-  });
-  const rest = names.filter((n) => !used.has(n));
-  if (rest.length > 0) groups.push({ title: 'Other gauges (GC, threads, memory, …)', unit: '', match: () => true, members: rest });
-  return groups
-    .filter((g) => g.members.length > 0)
-    .map((g) => ({
-      title: g.title,
-      option: {
-        title: { text: g.title, left: 'center', textStyle: { fontSize: 13 } },
-        legend,
-                xAxis: timeAxis,
-        yAxis: { type: 'value', name: g.unit, ...yName, ...(g.unit === 'ratio' ? { max: 1 } : {}) },
-        series: g.members.slice(0, 12).map((name) => ({
-          name,
-          type: 'line',
-          showSymbol: false,
-          data: intervals.filter((i) => i.gauges[name] !== undefined).map((i) => [seconds(i.tMs), i.gauges[name]!]),
-        })),
-      },
-    }));
+/** The chart of each gauge family, in the order a reader looks for the cause of a collapse. */
+const FAMILY_CHARTS: readonly { family: GaugeFamily; title: string }[] = [
+  { family: 'connections', title: 'Connections (open, idle, TIME_WAIT)' },
+  { family: 'hit-ratio', title: 'Hit ratio' },
+  { family: 'queues', title: 'Queues, waiters and busy workers' },
+  { family: 'rates', title: 'Rates' },
+  { family: 'cache', title: 'Cache shards, memory and NIC' },
+  { family: 'process', title: 'Processes: threads, memory, GC' },
+  { family: 'faults', title: 'Faults: nodes marked down' },
+  { family: 'generator', title: 'Load generator' },
+  { family: 'target', title: "Target's own stats" },
+];
+
+const UNIT_AXIS: Record<GaugeUnit, string> = { count: 'count', ratio: 'ratio', ms: 'ms', mb: 'MB', rps: 'req/s', cores: 'cores' };
+
+/**
+ * One chart per gauge family, each a line per gauge, read from the run's gauge catalog (never from
+ * the gauges' names). Gauges of a family in other units go on a second axis of their own.
+ */
+export function gaugeCharts(intervals: readonly IntervalResult[], catalog: GaugeCatalog): { title: string; option: ChartOption }[] {
+  const keys = new Set<string>();
+  for (const i of intervals) for (const key of Object.keys(i.gauges)) keys.add(key);
+  const charts: { title: string; option: ChartOption }[] = [];
+  const undeclared = [...keys].filter((k) => specOf(catalog, k) === undefined);
+  for (const { family, title } of FAMILY_CHARTS) {
+    const members = [...keys].filter((k) => specOf(catalog, k)?.family === family);
+    if (members.length > 0) charts.push({ title, option: gaugeChart(title, intervals, members, (k) => specOf(catalog, k)!.unit) });
+  }
+  if (undeclared.length > 0) charts.push({ title: 'Other gauges', option: gaugeChart('Other gauges', intervals, undeclared, () => 'count') });
+  return charts;
+}
+
+function gaugeChart(title: string, intervals: readonly IntervalResult[], members: string[], unitOf: (key: string) => GaugeUnit): ChartOption {
+  const units = [...new Set(members.map(unitOf))].slice(0, 2);
+  const axis = (unit: GaugeUnit) => ({ type: 'value', name: UNIT_AXIS[unit], ...yName, ...(unit === 'ratio' ? { min: 0, max: 1 } : {}) });
+  return {
+    title: { text: title, left: 'center', textStyle: { fontSize: 13 } },
+    legend,
+    xAxis: timeAxis,
+    yAxis: units.map(axis),
+    series: members.slice(0, 16).map((key) => ({
+      name: key,
+      type: 'line',
+      showSymbol: false,
+      yAxisIndex: Math.max(0, units.indexOf(unitOf(key))),
+      data: intervals.filter((i) => i.gauges[key] !== undefined).map((i) => [seconds(i.tMs), i.gauges[key]!]),
+    })),
+  };
 }
 
 /** The capacity curve: offered rate against latency per step, with the SLO limit, the peak and the failover load. */

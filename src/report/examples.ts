@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runProfile } from '../pipeline/run.ts';
 import { loadProfile } from '../profile/index.ts';
 import { qualify } from '../qualify/qualify.ts';
-import type { Qualification } from '../qualify/types.ts';
+import type { Qualification } from '../analysis/qualification.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { writeQualificationReports } from './qualification-report.ts';
 
@@ -18,7 +18,7 @@ export const FIXED_TIME = '2026-01-01T00:00:00.000Z';
 export const EXAMPLE_STEP = { stepUs: 5_000_000, warmupUs: 2_000_000 };
 
 /**
- * Writes `<outRoot>/<name>/run/` (report.md, report.html, result.json of the profile as shipped)
+ * Writes `<outRoot>/<name>/run/` (report.md, report.html, result.json and analysis.json of the profile as shipped)
  * and `<outRoot>/<name>/qualify/` (report.md, report.html, qualification.json) for one profile,
  * with wall-clock fields fixed so the output depends only on the code and the profile.
  */
@@ -29,7 +29,7 @@ export async function buildExample(name: string, outRoot: string, profilesDir = 
     const runDir = join(outRoot, name, 'run');
     mkdirSync(runDir, { recursive: true });
     const { dir } = await runProfile(profile, { outDir: join(scratch, 'run') });
-    for (const file of ['report.md', 'report.html']) copyFileSync(join(dir, file), join(runDir, file));
+    for (const file of ['report.md', 'report.html', 'analysis.json']) copyFileSync(join(dir, file), join(runDir, file));
     const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as RunResult;
     writeFileSync(join(runDir, 'result.json'), JSON.stringify({ ...result, startedAt: FIXED_TIME, wall: { finishedAt: FIXED_TIME, elapsedMs: 0 } }, null, 2) + '\n');
 

@@ -1,4 +1,4 @@
-import type { RealismFlag } from '../realism/types.ts';
+import type { RealismFlag } from '../analysis/realism/types.ts';
 import { markdownTable } from './table.ts';
 
 /** The realism flags as a Markdown section body: counts by severity, then one row per flag. */

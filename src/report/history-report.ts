@@ -1,8 +1,8 @@
 import { compareQuantiles, quantileWithInterval } from '../analysis/quantile-ci.ts';
-import { formatRatio, formatUs } from '../analysis/slo.ts';
+import { formatShare, formatUs } from '../analysis/format.ts';
 import { trendChart } from './charts.ts';
 import { renderHtmlPage, type HtmlChart } from './html.ts';
-import type { Snapshot } from './snapshots.ts';
+import type { Snapshot } from '../run-folder/snapshot.ts';
 import { markdownTable } from './table.ts';
 
 /** The trend of a folder of runs (one a night): Markdown table and charts of capacity and p99. */
@@ -21,7 +21,7 @@ export function renderHistory(snapshots: readonly Snapshot[]): { markdown: strin
       s.verdict,
       s.capacityRps !== undefined ? `${Math.round(s.capacityRps)}` : '–',
       s.p99Us !== undefined ? formatUs(s.p99Us) : '–',
-      formatRatio(s.requests.total > 0 ? s.requests.failed / s.requests.total : 0),
+      formatShare(s.requests.total > 0 ? s.requests.failed / s.requests.total : 0),
       trend,
     ];
   });

@@ -1,4 +1,4 @@
-import { formatUs } from '../analysis/slo.ts';
+import { formatUs } from '../analysis/format.ts';
 import type { Profile } from '../profile/types.ts';
 import type { Plan } from '../schedule/types.ts';
 import { markdownTable } from './table.ts';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatRatio, formatUs } from '../analysis/slo.ts';
-import type { Qualification } from '../qualify/types.ts';
+import { formatShare, formatUs } from '../analysis/format.ts';
+import type { Qualification } from '../analysis/qualification.ts';
 import { capacityChart } from './charts.ts';
 import { flagsMarkdown } from './flags.ts';
 import { renderHtmlPage } from './html.ts';
@@ -39,7 +39,7 @@ export function renderQualificationReport(q: Qualification): string {
         formatUs(s.latencyUs.p50),
         formatUs(s.latencyUs.p99),
         formatUs(s.latencyUs.p999),
-        formatRatio(s.errorRate),
+        formatShare(s.errorRate),
         s.pass ? 'pass' : `FAIL: ${s.failedChecks.join('; ')}`,
         s.generatorLimited ? 'generator' : q.limit?.by === 'target' && q.limit.rps === s.askedRps ? 'target' : '',
       ]),

@@ -1,9 +1,11 @@
 import type { RunResult } from '../recorder/result.ts';
 import { gaugeCharts, latencyHeatmapChart, latencyOverTimeChart, percentileSpectrumChart, throughputChart } from './charts.ts';
 import type { HtmlChart } from './html.ts';
-import { mergeIntervals, percentileSpectrum, type LoggedInterval } from './latency-log.ts';
+import { decodeFromCompressedBase64, type Histogram } from '../recorder/histograms.ts';
+import type { LoggedInterval } from '../recorder/latency-log.ts';
+import { percentileSpectrum } from './spectrum.ts';
 
-/** The charts of one run: throughput and latency over time, the heatmap and spectrum (from the interval log), the model's gauges. */
+/** The charts of one run: throughput and latency over time, the heatmap (from the interval log), the measured spectrum, the gauges by family. */
 export function runCharts(result: RunResult, latencyLog: readonly LoggedInterval[] | undefined): HtmlChart[] {
   const intervals = result.intervals;
   const intervalMs = intervals.length > 1 ? intervals[1]!.tMs - intervals[0]!.tMs : 1000;
@@ -15,10 +17,11 @@ export function runCharts(result: RunResult, latencyLog: readonly LoggedInterval
   if (latencyLog && latencyLog.length > 0) {
     const heatmap = latencyHeatmapChart(latencyLog);
     if (heatmap) charts.push({ title: 'Latency heatmap', option: heatmap, height: 380 });
-    const warmupStarts = new Set(intervals.filter((i) => i.warmup).map((i) => i.tMs));
-    const measured = mergeIntervals(latencyLog.filter((i) => !warmupStarts.has(i.tMs)));
+  }
+  const measured = decodeFromCompressedBase64(result.histograms.latency) as Histogram;
+  if (measured.totalCount > 0) {
     charts.push({ title: 'Percentile spectrum', option: percentileSpectrumChart([{ name: 'all requests', points: percentileSpectrum(measured) }]) });
   }
-  for (const g of gaugeCharts(intervals)) charts.push({ title: g.title, option: g.option });
+  for (const g of gaugeCharts(intervals, result.gauges)) charts.push({ title: g.title, option: g.option });
   return charts;
 }

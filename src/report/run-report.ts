@@ -1,39 +1,21 @@
-import { formatRatio, formatUs } from '../analysis/slo.ts';
-import type { Verdict } from '../realism/index.ts';
-import type { RealismFlag } from '../realism/types.ts';
+import { formatShare, formatUs } from '../analysis/format.ts';
+import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { flagsMarkdown } from './flags.ts';
-import { gaugeTable, latencyTable, sloTable } from './summary.ts';
-
-export interface RunReportInput {
-  result: RunResult;
-  flags: readonly RealismFlag[];
-  verdict: Verdict;
-}
-
-/** Why the verdict is what it is: the failed SLO checks and the invalid flags, one line each. */
-export function verdictReasons({ result, flags, verdict }: RunReportInput): string[] {
-  const reasons = flags.filter((f) => f.severity === 'invalid').map((f) => `${f.title} (${f.evidence})`);
-  for (const c of result.slo.checks.filter((c) => !c.pass)) {
-    reasons.push(`${c.name}: measured ${c.unit === 'us' ? formatUs(c.actual) : formatRatio(c.actual)}${c.note ? ` (${c.note})` : ''}`);
-  }
-  if (verdict === 'PASS') reasons.push(`every SLO check held (${result.slo.checks.map((c) => c.name).join(', ')})`);
-  if (verdict === 'NO SLO') reasons.push('the profile has no SLO: nothing to judge');
-  if (result.interrupted) reasons.push('interrupted: partial results');
-  return reasons;
-}
+import { gaugeTable, generatorLine, latencyTable, sloTable } from './summary.ts';
+import { markdownTable } from './table.ts';
 
 /**
  * report.md for one run: verdict first with its reasons, then the realism flags, the latency
  * table per kind and per client, the gauges and the SLO checks. A pure function of its input.
  */
-export function renderRunReport(input: RunReportInput): string {
-  const { result, flags, verdict } = input;
+export function renderRunReport(result: RunResult, analysis: RunAnalysis): string {
+  const { flags, verdict } = analysis;
   const r = result.requests;
   const lines = [
     `# ${result.profile.name}: ${verdict}`,
     '',
-    ...verdictReasons(input).map((reason) => `- ${reason}`),
+    ...analysis.reasons.map((reason) => `- ${reason}`),
     '',
     result.profile.description.trim(),
     '',
@@ -45,12 +27,10 @@ export function renderRunReport(input: RunReportInput): string {
   if (errors.length > 0) lines.push(`errors: ${errors.map(([reason, n]) => `${reason} ${n}`).join(', ')}`);
   lines.push('', '## Realism flags', '', flagsMarkdown(flags));
   lines.push('', '## Latency by kind and client (from intended send time)', '', latencyTable(result));
-  if (result.slo.checks.length > 0) lines.push('', '## SLO', '', sloTable(result));
+  if (analysis.slo.checks.length > 0) lines.push('', '## SLO', '', sloTable(analysis.slo));
   const gauges = gaugeTable(result);
   if (gauges) lines.push('', '## Gauges over the intervals', '', gauges);
-  if (result.generator) {
-    const g = result.generator;
-    lines.push('', '## Load generator', '', `event-loop lag p99 ${g.eventLoopLagMs.p99} ms · CPU ${(g.cpu * 100).toFixed(0)}% of a core · send lateness p99 ${formatUs(g.sendLatenessUs.p99)} · ${g.saturated ? `saturated: ${g.reasons.join('; ')}` : 'not saturated'}`);
-  }
+  if (result.generator) lines.push('', '## Load generator', '', generatorLine(result, analysis));
+  lines.push('', '## Limits behind the verdict', '', markdownTable(['limit', 'value', 'meaning'], analysis.limits.map((l) => [l.name, l.value, l.meaning])));
   return lines.join('\n') + '\n';
 }

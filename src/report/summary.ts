@@ -1,15 +1,19 @@
-import { formatRatio, formatUs } from '../analysis/slo.ts';
+import type { RunAnalysis } from '../analysis/analyse-run.ts';
+import { formatShare, formatUs, formatUsAgainst } from '../analysis/format.ts';
+import type { SloVerdict } from '../analysis/slo.ts';
+import { specOf, type GaugeUnit } from '../recorder/gauges.ts';
 import type { BreakdownResult } from '../recorder/breakdown.ts';
 import type { LatencySummary } from '../recorder/histograms.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { markdownTable } from './table.ts';
 
-/** The run summary a person reads: the same text in the terminal and in summary.md. */
-export function renderSummary(result: RunResult): string {
-  const verdict = result.slo.checks.length === 0 ? 'NO SLO' : result.slo.pass ? 'PASS' : 'FAIL';
+/** The run summary a person reads: the same text in the terminal and in summary.md, led by the analysis's verdict. */
+export function renderSummary(result: RunResult, analysis: RunAnalysis): string {
   const r = result.requests;
   const lines = [
-    `# ${result.profile.name}: ${verdict}${result.interrupted ? ' (interrupted: partial results)' : ''}`,
+    `# ${result.profile.name}: ${analysis.verdict}${result.interrupted ? ' (interrupted: partial results)' : ''}`,
+    '',
+    ...analysis.reasons.map((reason) => `- ${reason}`),
     '',
     result.profile.description.trim(),
     '',
@@ -22,7 +26,9 @@ export function renderSummary(result: RunResult): string {
   lines.push('', '## Latency (from intended send time)', '', latencyTable(result));
   const gauges = gaugeTable(result);
   if (gauges) lines.push('', '## Gauges over the intervals', '', gauges);
-  if (result.slo.checks.length > 0) lines.push('', '## SLO', '', sloTable(result));
+  if (analysis.slo.checks.length > 0) lines.push('', '## SLO', '', sloTable(analysis.slo));
+  if (analysis.flags.length > 0) lines.push('', '## Realism flags', '', ...analysis.flags.map((f) => `- ${f.severity}: ${f.title} (${f.evidence})`));
+  if (result.generator) lines.push('', '## Load generator', '', generatorLine(result, analysis));
   return lines.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n') + '\n';
 }
 
@@ -49,11 +55,11 @@ function row(label: string, requests: number, failed: number, l: LatencySummary)
   return [label, String(requests), String(failed), cell(l.p50), cell(l.p90), cell(l.p99), cell(l.p999), cell(l.max)];
 }
 
-export function sloTable(result: RunResult): string {
-  const rows = result.slo.checks.map((c) => [
+export function sloTable(slo: SloVerdict): string {
+  const rows = slo.checks.map((c) => [
     c.pass ? 'pass' : 'FAIL',
     c.name,
-    c.unit === 'us' ? formatUs(c.actual) : formatRatio(c.actual),
+    c.unit === 'us' ? formatUsAgainst(c.actual, c.limit) : formatShare(c.actual),
     c.note ?? '',
   ]);
   return markdownTable(['', 'check', 'measured', 'note'], rows);
@@ -61,12 +67,36 @@ export function sloTable(result: RunResult): string {
 
 /** Min, max and final value of every gauge the driver reported: what explains a collapse (TIME_WAIT, queues, hit ratio). */
 export function gaugeTable(result: RunResult): string | undefined {
-  const names = [...new Set(result.intervals.flatMap((i) => Object.keys(i.gauges)))];
-  if (names.length === 0) return undefined;
-  const rows = names.map((name) => {
-    const values = result.intervals.map((i) => i.gauges[name]).filter((v): v is number => v !== undefined);
-    const format = name.startsWith('hitRatio') ? (v: number) => `${(v * 100).toFixed(1)}%` : (v: number) => String(Number(v.toPrecision(4)));
-    return [name, format(Math.min(...values)), format(Math.max(...values)), format(values[values.length - 1]!)];
+  const stats = new Map<string, { min: number; max: number; last: number }>();
+  for (const interval of result.intervals) {
+    for (const [key, value] of Object.entries(interval.gauges)) {
+      const s = stats.get(key);
+      if (!s) stats.set(key, { min: value, max: value, last: value });
+      else {
+        s.min = Math.min(s.min, value);
+        s.max = Math.max(s.max, value);
+        s.last = value;
+      }
+    }
+  }
+  if (stats.size === 0) return undefined;
+  const rows = [...stats].map(([key, s]) => {
+    const format = gaugeFormatter(specOf(result.gauges, key)?.unit);
+    return [key, format(s.min), format(s.max), format(s.last)];
   });
   return markdownTable(['gauge', 'min', 'max', 'last'], rows, ['l', 'r', 'r', 'r']);
+}
+
+/** A gauge value as its unit reads: ratios as percentages, the rest at four significant digits. */
+export function gaugeFormatter(unit: GaugeUnit | undefined): (v: number) => string {
+  if (unit === 'ratio') return formatShare;
+  return (v) => String(Number(v.toPrecision(4)));
+}
+
+/** The generator's figures in one line, with the analysis's judgement. */
+export function generatorLine(result: RunResult, analysis: RunAnalysis): string {
+  const g = result.generator!;
+  const judged = analysis.generator;
+  const state = judged?.saturated ? `saturated: ${judged.reasons.join('; ')}` : 'not saturated';
+  return `event-loop lag p99 ${g.eventLoopLagMs.p99} ms · CPU ${(g.cpu * 100).toFixed(0)}% of a core · send lateness p99 ${formatUs(g.sendLatenessUs.p99)} · dispatch lateness p99 ${formatUs(g.dispatchLatenessUs.p99)} · ${state}`;
 }

@@ -7,7 +7,7 @@ import { compareCapacity, compareErrorRates, quantileWithInterval } from '../../
 import { runProfile } from '../../src/pipeline/run.ts';
 import { newHistogram } from '../../src/recorder/histograms.ts';
 import { renderHistory } from '../../src/report/history-report.ts';
-import { findSnapshotDirs, loadSnapshot } from '../../src/report/snapshots.ts';
+import { findSnapshotDirs, loadSnapshot } from '../../src/run-folder/snapshot.ts';
 import { stampede } from '../helpers/cli.ts';
 import { makeProfile } from '../helpers/profile.ts';
 

@@ -24,7 +24,8 @@ describe('stampede run (real CLI, model target)', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('# small: PASS');
     const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8'));
-    expect(result.schema).toBe('stampede.result/1');
+    expect(result.schema).toBe('stampede.result/2');
+    expect(JSON.parse(readFileSync(join(out, 'analysis.json'), 'utf8')).verdict).toBe('PASS');
     expect(result.profile.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(result.requests.sent).toBe(result.requests.ok + result.requests.failed + result.requests.inFlightAtEnd);
     // 2 s at 4,000 rps, Poisson: within 4 standard deviations of 8,000.
@@ -58,7 +59,9 @@ describe('stampede run (real CLI, model target)', () => {
     expect(run.stdout).toContain('FAIL');
     const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8'));
     expect(result.profile.overrides).toEqual(['phases[0].rate=9000']);
-    expect(result.slo.pass).toBe(false);
+    const analysis = JSON.parse(readFileSync(join(out, 'analysis.json'), 'utf8'));
+    expect(analysis.slo.pass).toBe(false);
+    expect(run.stdout.trim().split('\n').at(-1)).toBe(analysis.verdict);
   });
 
   it('rejects a broken profile with exit 2, naming file, line and field for every problem, without a stack trace', () => {

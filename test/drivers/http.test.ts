@@ -1,3 +1,4 @@
+import { judgeGenerator } from '../../src/analysis/generator.ts';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runProfile } from '../../src/pipeline/run.ts';
@@ -48,9 +49,9 @@ describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
     expect(result.requests.dropped).toBe(0);
     const analyticUs = result.latencyUs.p50 + (S - 0.01 * P) * 1000;
     expect(Math.abs(result.latencyUs.p99 - analyticUs) / analyticUs).toBeLessThan(0.1);
-    expect(result.generator?.saturated).toBe(result.generator!.reasons.length > 0);
-    expect(result.intervals[0]!.gauges).toHaveProperty('generator.lagMs');
-    expect(result.intervals[0]!.gauges).toHaveProperty('generator.cpu');
+    expect(result.intervals[0]!.gauges).toHaveProperty('generatorLagMs');
+    expect(result.intervals[0]!.gauges).toHaveProperty('generatorCpu');
+    expect(result.gauges['generatorCpu']).toMatchObject({ family: 'generator', unit: 'cores' });
   });
 
   it('substitutes keys, batch and values into request templates and classifies status codes', async () => {
@@ -180,7 +181,9 @@ describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
     expect(result.requests.dropped).toBeGreaterThan(0);
     expect(result.requests.sent + result.requests.dropped).toBe(200);
     expect(result.errors['dropped']).toBe(result.requests.dropped);
-    expect(result.generator?.saturated).toBe(true);
-    expect(result.generator?.reasons.join(' ')).toMatch(/dropped at the in-flight cap \(5\)/);
+    expect(result.generator?.dropped).toBe(result.requests.dropped);
+    const judged = judgeGenerator(result.generator!);
+    expect(judged.saturated).toBe(true);
+    expect(judged.reasons.join(' ')).toMatch(/dropped at the in-flight cap \(5\)/);
   });
 });

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sharding } from '../../src/driver/memcached/sharding.ts';
 import { runProfile } from '../../src/pipeline/run.ts';
+import type { MemcachedTransportReport } from '../../src/recorder/driver-report.ts';
+import type { RunResult } from '../../src/recorder/result.ts';
+import { gaugeCharts } from '../../src/report/charts.ts';
 import { createSchedule } from '../../src/schedule/index.ts';
 import { startMemcached, type RunningMemcached } from '../helpers/memcached.ts';
 import { makeProfile } from '../helpers/profile.ts';
@@ -18,6 +21,12 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+function memcachedReport(result: RunResult): MemcachedTransportReport {
+  const transport = result.driver.transport;
+  if (transport?.protocol !== 'memcached') throw new Error(`expected a memcached transport report, got ${transport?.protocol}`);
+  return transport;
+}
+
 let runs = 0;
 async function run(input: Parameters<typeof makeProfile>[0], target: string) {
   return (await runProfile(makeProfile(input), { target, outDir: join(scratch, String(runs++)) })).result;
@@ -30,7 +39,7 @@ describe('memcached driver (real memcached on 127.0.0.1)', () => {
     const base = { arrivals: 'constant', keys, memcached: { hash: 'murmur3', distribution: 'modulo' } } as const;
     const cold = await run({ ...base, name: 'cold', phases: [{ type: 'steady', rate: 2000, duration: '0.5s' }], mix: [{ kind: 'get', weight: 1 }] } as never, target());
     expect(cold.requests.ok).toBe(1000);
-    const coldStats = cold.driver['memcached'] as { hits: number; misses: number; shards: { keys: number }[] };
+    const coldStats = memcachedReport(cold);
     expect(coldStats.hits).toBe(0);
     expect(coldStats.misses).toBe(1000);
     // Fill every key (uniform over 200 keys, 4,000 sets covers them all), with values of 1–4 KiB.
@@ -43,16 +52,35 @@ describe('memcached driver (real memcached on 127.0.0.1)', () => {
       { ...base, name: 'warm', phases: [{ type: 'steady', rate: 2000, duration: '0.5s' }], mix: [{ kind: 'get', weight: 3 }, { kind: 'multi', weight: 1, batch: 20 }], memcached: { ...base.memcached, operations: { multi: 'get' } } } as never,
       target(),
     );
-    const stats = warm.driver['memcached'] as { hits: number; misses: number; hitRatio: number; shards: { keys: number; share: number }[] };
+    const stats = memcachedReport(warm);
     expect(warm.requests.failed).toBe(0);
     expect(stats.misses).toBe(0);
     expect(stats.hits).toBe(warm.byKind['get']!.requests + 20 * warm.byKind['multi']!.requests);
     expect(stats.shards).toHaveLength(2);
     expect(stats.shards[0]!.keys + stats.shards[1]!.keys).toBe(stats.hits);
-    expect(warm.intervals[0]!.gauges).toHaveProperty('memcached.keys.shard0');
-    expect(warm.intervals[0]!.gauges).toHaveProperty('memcached.hitRatio');
+    expect(warm.intervals[0]!.gauges).toHaveProperty('shardKeys.shard0');
+    expect(warm.intervals[0]!.gauges['hitRatio.memcached']).toBe(1);
     const del = await run({ ...base, name: 'del', phases: [{ type: 'steady', rate: 1000, duration: '0.2s' }], mix: [{ kind: 'delete', weight: 1 }] } as never, target());
     expect(del.requests.ok).toBe(200);
+  });
+
+  it('a cold cache under production\'s hit ratio raises the hit-ratio flag, charts the ratio and prints it as a percentage', async () => {
+    const profile = makeProfile({
+      name: 'cold-ratio',
+      arrivals: 'constant',
+      phases: [{ type: 'steady', rate: 1000, duration: '1s' }],
+      keys: { count: 100_000, prefix: 'never-set:' },
+      mix: [{ kind: 'get', weight: 1 }],
+      production: { hitRatio: 0.9 },
+    } as never);
+    const { result, analysis, summary } = await runProfile(profile, { target: target(), outDir: join(scratch, 'cold-ratio') });
+    expect(result.gauges['hitRatio']).toMatchObject({ family: 'hit-ratio', unit: 'ratio' });
+    const flag = analysis.flags.find((f) => f.id === 'hit-ratio');
+    expect(flag?.evidence).toMatch(/^memcached: 0% in the test vs 90\.0% in production/);
+    expect(summary).toMatch(/\| hitRatio\.memcached \| +0% \|/);
+    const chart = gaugeCharts(result.intervals, result.gauges).find((c) => c.title === 'Hit ratio');
+    expect((chart?.option['series'] as { name: string }[]).map((s) => s.name)).toContain('hitRatio.memcached');
+    expect(chart?.option['yAxis']).toEqual([expect.objectContaining({ name: 'ratio', max: 1 })]);
   });
 
   it('FNV1-32 puts keys that differ only in their last byte on few shards; murmur3 spreads them (2018-04)', () => {
@@ -73,11 +101,11 @@ describe('memcached driver (real memcached on 127.0.0.1)', () => {
       { target: target(), outDir: join(scratch, 'workers'), workers: 2 },
     );
     expect(result.requests.ok).toBe(2000);
-    const perWorker = result.driver['perWorker'] as { memcached: { hits: number; misses: number } }[];
+    const perWorker = (result.driver.transport?.perWorker ?? []).map((w) => (w.protocol === 'memcached' ? w : undefined)!);
     expect(perWorker).toHaveLength(2);
-    expect(perWorker.reduce((a, w) => a + w.memcached.hits + w.memcached.misses, 0)).toBe(2000);
+    expect(perWorker.reduce((a, w) => a + w.hits + w.misses, 0)).toBe(2000);
     // Two workers × two shards × one connection each, summed across workers.
-    expect(Math.max(...result.intervals.map((i) => i.gauges['memcached.openConnections'] ?? 0))).toBe(4);
+    expect(Math.max(...result.intervals.map((i) => i.gauges['openConnections.memcached'] ?? 0))).toBe(4);
   });
 
   it('counts refused connections and keeps running when a shard is down', async () => {

@@ -61,8 +61,8 @@ describe('--workers 2 against a real target', () => {
       const { result } = await runProfile(profile, { target: target.url, outDir: out, workers: 2 });
       expect(result.requests.sent).toBe(2000);
       expect(result.requests.ok).toBe(2000);
-      const perWorker = result.driver['perWorker'] as { http: { statusCodes: Record<string, number> } }[];
-      expect(perWorker.map((w) => w.http.statusCodes['200'])).toEqual([1000, 1000]);
+      const perWorker = result.driver.transport?.perWorker ?? [];
+      expect(perWorker.map((w) => (w.protocol === 'http' ? w.statusCodes['200'] : undefined))).toEqual([1000, 1000]);
       expect(result.intervals.reduce((a, i) => a + i.ok, 0)).toBe(2000);
       // The stall shows through the merge: p99 well above the 50 ms a half-length stall could explain.
       expect(result.latencyUs.p99).toBeGreaterThan(80_000);

@@ -39,7 +39,7 @@ describe('model driver', () => {
       }
     })();
     const report = await createModelDriver({ sliceEvents: 10_000 }).run({ profile, schedule, recorder, signal: controller.signal });
-    const details = report.details as unknown as ModelDetails;
+    const details = report.model as unknown as ModelDetails;
     expect(report.interrupted).toBe(true);
     expect(report.elapsedUs).toBeLessThan(schedule.plan.totalUs);
     expect(recorder.failures('unfinished')).toBeGreaterThan(0);

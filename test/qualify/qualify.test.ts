@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyseCapacity } from '../../src/qualify/capacity.ts';
+import { analyseCapacity } from '../../src/analysis/capacity.ts';
 import { qualify } from '../../src/qualify/qualify.ts';
 import { writeQualificationReports } from '../../src/report/qualification-report.ts';
 import { makeProfile } from '../helpers/profile.ts';

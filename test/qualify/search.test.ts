@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyseCapacity, findKnee, findLimit } from '../../src/qualify/capacity.ts';
+import { analyseCapacity, findKnee, findLimit } from '../../src/analysis/capacity.ts';
 import { nextRate, type SearchOptions } from '../../src/qualify/search.ts';
-import type { StepOutcome } from '../../src/qualify/types.ts';
+import type { StepOutcome } from '../../src/analysis/qualification.ts';
 
 const OPTIONS: SearchOptions = { startRps: 1000, growth: 2, resolution: 0.05, maxSteps: 20, minRps: 10 };
 

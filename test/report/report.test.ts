@@ -1,31 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { runVerdict } from '../../src/realism/index.ts';
-import { realismFlags } from '../../src/realism/index.ts';
+import { analyseRun } from '../../src/analysis/analyse-run.ts';
 import { renderHtmlPage, scopeSvgIds } from '../../src/report/html.ts';
 import { latencyHeatmapChart } from '../../src/report/charts.ts';
 import { markdownToHtml } from '../../src/report/markdown-html.ts';
 import { renderRunReport } from '../../src/report/run-report.ts';
-import { profileWith, resultWith } from '../realism/fixtures.ts';
+import { profileWith, resultWith } from '../analysis/realism/fixtures.ts';
 
 const profile = profileWith({});
 
-function report(result = resultWith()) {
-  const flags = realismFlags({ profile, result });
-  return renderRunReport({ result, flags, verdict: runVerdict(result.slo, flags) });
+function report(result = resultWith(), judgedProfile = profile) {
+  return renderRunReport(result, analyseRun(result, judgedProfile));
 }
 
 describe('report.md', () => {
   it('starts with the verdict and its reasons', () => {
     const lines = report().split('\n');
     expect(lines[0]).toBe('# realistic: PASS');
-    expect(lines[2]).toMatch(/^- every SLO check held \(p99 ≤ 50ms\)/);
+    expect(lines[2]).toMatch(/^- every SLO check held \(p99 ≤ 50ms, error rate ≤ 0\.1%\)/);
   });
 
   it('says FAIL with each failed check and its measured value', () => {
-    const failing = resultWith({ slo: { pass: false, checks: [{ name: 'p99 ≤ 50ms', pass: false, actual: 230_000, limit: 50_000, unit: 'us' }] } });
-    const md = report(failing);
+    const md = report(resultWith(), profileWith({ slo: { latency: [{ percentile: 99, max: '15ms' }], errorRate: 0.001 } }));
     expect(md.split('\n')[0]).toBe('# realistic: FAIL');
-    expect(md).toContain('- p99 ≤ 50ms: measured 230ms');
+    expect(md).toContain('- p99 ≤ 15ms: measured 20ms > 15ms');
   });
 
   it('says INVALID, not PASS, when a flag is invalid, and names it first', () => {

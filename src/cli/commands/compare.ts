@@ -17,7 +17,7 @@ export const compare: StampedeCommand<ArgsOf<typeof builder>> = {
     const [{ commandLineError }, { compareRuns }, { isRunDir, loadSnapshot }, { renderComparison }] = await Promise.all([
       import('../input.ts'),
       import('../../analysis/compare.ts'),
-      import('../../report/snapshots.ts'),
+      import('../../run-folder/snapshot.ts'),
       import('../../report/compare-report.ts'),
     ]);
     for (const dir of [args.baseline, args.candidate]) {

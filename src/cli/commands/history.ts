@@ -14,7 +14,7 @@ export const history: StampedeCommand<ArgsOf<typeof builder>> = {
   async run(args) {
     const [{ commandLineError }, { findSnapshotDirs, loadSnapshot }, { renderHistory }] = await Promise.all([
       import('../input.ts'),
-      import('../../report/snapshots.ts'),
+      import('../../run-folder/snapshot.ts'),
       import('../../report/history-report.ts'),
     ]);
     const dirs = findSnapshotDirs(args.dir);

@@ -11,7 +11,7 @@ export const lint: StampedeCommand<ArgsOf<typeof builder>> = {
   async run(args) {
     const [{ loadProfileWithSample }, { realismFlags }, { createSchedule }, { flagsMarkdown }] = await Promise.all([
       import('../input.ts'),
-      import('../../realism/index.ts'),
+      import('../../analysis/realism/index.ts'),
       import('../../schedule/index.ts'),
       import('../../report/flags.ts'),
     ]);

@@ -23,8 +23,8 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
     const [input, { qualify }, { defaultRunDir }, { formatUs }, { writeQualificationReports }] = await Promise.all([
       import('../input.ts'),
       import('../../qualify/qualify.ts'),
-      import('../../pipeline/artifacts.ts'),
-      import('../../analysis/slo.ts'),
+      import('../../run-folder/index.ts'),
+      import('../../analysis/format.ts'),
       import('../../report/qualification-report.ts'),
     ]);
     const target = input.targetOption(args.target);

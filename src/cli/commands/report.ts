@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
-import type { Qualification } from '../../qualify/types.ts';
+import type { Qualification } from '../../analysis/qualification.ts';
 import type { ArgsOf, StampedeCommand } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 
@@ -15,17 +15,17 @@ export const report: StampedeCommand<ArgsOf<typeof builder>> = {
   builder,
   async run(args) {
     // The report renderers (and echarts under them) load only here, when a report is rendered.
-    const [{ commandLineError }, { isRunDir }, { loadRunArtifacts, writeRenderedReports }, { writeQualificationReports }] = await Promise.all([
+    const [{ commandLineError }, { isRunDir }, { rerenderRun }, { writeQualificationReports }] = await Promise.all([
       import('../input.ts'),
-      import('../../report/snapshots.ts'),
-      import('../../report/artifacts.ts'),
+      import('../../run-folder/snapshot.ts'),
+      import('../../pipeline/run.ts'),
       import('../../report/qualification-report.ts'),
     ]);
     if (!isRunDir(args.dir)) throw commandLineError('<run-dir>', `no result.json or qualification.json in ${args.dir}`, 'give a folder written by stampede run or stampede qualify');
     let markdown: string;
     try {
       const q = readQualification(join(args.dir, 'qualification.json'));
-      markdown = q ? writeQualificationReports(args.dir, q).markdown : writeRenderedReports(args.dir, loadRunArtifacts(args.dir)).markdown;
+      markdown = q ? writeQualificationReports(args.dir, q).markdown : await rerenderRun(args.dir);
     } catch (error) {
       if (error instanceof SyntaxError) throw commandLineError('<run-dir>', `unreadable artifacts in ${args.dir}: ${error.message}`, 'the folder holds a damaged result.json or qualification.json');
       throw error;

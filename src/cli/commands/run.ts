@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { type ArgsOf, type StampedeCommand, productionSampleOption, profileOptions } from '../command.ts';
-import { ExitCode } from '../exit-codes.ts';
+import { exitCodeOf } from '../exit-codes.ts';
 
 const builder = (yargs: Argv) =>
   productionSampleOption(profileOptions(yargs))
@@ -26,11 +26,9 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
-      const { result, summary, dir, verdict } = await runProfile(profile, { outDir: args.out, target, intervalUs, signal: abort.signal, workers: args.workers });
-      process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/ (report.md: ${verdict})\n`);
-      if (result.interrupted) return ExitCode.Interrupted;
-      // An INVALID verdict fails a CI gate like a failed SLO: a PASS the test setup cannot support is not a pass.
-      return result.slo.pass && verdict !== 'INVALID' ? ExitCode.Ok : ExitCode.SloFailed;
+      const { analysis, summary, dir } = await runProfile(profile, { outDir: args.out, target, intervalUs, signal: abort.signal, workers: args.workers });
+      process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${analysis.verdict}\n`);
+      return exitCodeOf(analysis);
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

@@ -4,9 +4,11 @@ import type { Profile } from '../../profile/types.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import { dialBeforeStart, OpenLoopRun, openLoopOptions, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
 import type { DriverOptions } from '../index.ts';
-import type { Driver, DriverReport, RunContext } from '../types.ts';
+import type { DriverReport, HttpTransportReport } from '../../recorder/driver-report.ts';
+import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
+import type { Driver, RunContext } from '../types.ts';
 import { HttpConnection, type ConnectionOwner } from './connection.ts';
-import { StatsPoller } from './stats-poller.ts';
+import { StatsPoller, TARGET_STAT_GAUGE } from './stats-poller.ts';
 import { RequestTemplate, valueSlab, type RequestTemplateSpec } from './template.ts';
 
 /**
@@ -32,9 +34,14 @@ async function runHttp(context: RunContext, target: HttpTarget, intervalUs: numb
   const transport = new HttpTransport(run, context.profile, settings, target, stats);
   stats?.start();
   const report = await run.execute(transport, context.signal);
-  if (stats) report.details['targetStats'] = (await stats.stop()) ?? null;
-  return report;
+  if (!stats) return report;
+  return { ...report, gauges: [...report.gauges, TARGET_STAT_GAUGE], targetStats: ((await stats.stop()) ?? null) as Record<string, unknown> | null };
 }
+
+const HTTP_GAUGES = {
+  connects: defineGauge('connects', 'count', 'connections', 'connections opened during the interval'),
+  waitingForConnection: defineGauge('waitingForConnection', 'count', 'queues', 'due requests waiting for a free connection slot'),
+} as const;
 
 /** Socket error codes as outcome reasons; anything else is `socket_error`. */
 const CAUSES: Readonly<Record<string, string>> = {
@@ -60,7 +67,7 @@ class HttpTransport implements Transport, ConnectionOwner {
   private readonly reasonByCause = new Map<string, number>();
   private readonly timeoutUs: number;
   private readonly statusCounts = new Map<number, number>();
-  private waitedForConnection = 0;
+  private connectionWaits = 0;
   private lastConnects = 0;
 
   constructor(
@@ -114,7 +121,7 @@ class HttpTransport implements Transport, ConnectionOwner {
       this.payload[slot] = bytes;
       this.backlog[(this.backlogHead + this.backlogCount) % this.backlog.length] = slot;
       this.backlogCount++;
-      this.waitedForConnection++;
+      this.connectionWaits++;
     }
   }
 
@@ -182,31 +189,27 @@ class HttpTransport implements Transport, ConnectionOwner {
       if (c.connected) open++;
       connects += c.connects;
     }
-    into['http.openConnections'] = open;
-    into['http.connects'] = connects - this.lastConnects;
-    into['http.waitingForConnection'] = this.backlogCount;
+    into[gaugeKey(SHARED_GAUGES.openConnections, 'http')] = open;
+    into[gaugeKey(HTTP_GAUGES.connects, 'http')] = connects - this.lastConnects;
+    into[gaugeKey(HTTP_GAUGES.waitingForConnection, 'http')] = this.backlogCount;
     this.lastConnects = connects;
     this.stats?.gauges(into);
   }
 
-  details(): Record<string, unknown> {
+  readonly gaugeSpecs: readonly GaugeSpec[] = [SHARED_GAUGES.openConnections, HTTP_GAUGES.connects, HTTP_GAUGES.waitingForConnection];
+
+  report(): HttpTransportReport {
     return {
-      http: {
-        connections: this.connections.length,
-        pipelining: this.connections[0]?.depth ?? 0,
-        connects: this.connections.reduce((a, c) => a + c.connects, 0),
-        statusCodes: Object.fromEntries([...this.statusCounts].sort((a, b) => a[0] - b[0])),
-        waitedForConnection: this.waitedForConnection,
-      },
+      protocol: 'http',
+      connections: this.connections.length,
+      pipelining: this.connections[0]?.depth ?? 0,
+      connects: this.connections.reduce((a, c) => a + c.connects, 0),
+      statusCodes: Object.fromEntries([...this.statusCounts].sort((a, b) => a[0] - b[0])),
     };
   }
 
-  healthReasons(): string[] {
-    const late = this.run.monitor.sendLateness;
-    const p99 = late.totalCount > 0 ? late.getValueAtPercentile(99) : 0;
-    if (this.waitedForConnection === 0 || p99 <= 10_000) return [];
-    const slots = this.connections.length * (this.connections[0]?.depth ?? 0);
-    return [`${this.waitedForConnection} requests waited for a free connection (connections × pipelining = ${slots}); send lateness p99 ${(p99 / 1000).toFixed(1)}ms`];
+  waitedForConnection(): number {
+    return this.connectionWaits;
   }
 
   private connectionWithRoom(): HttpConnection | undefined {

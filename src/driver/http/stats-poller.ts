@@ -1,4 +1,8 @@
 import { Agent, get } from 'node:http';
+import { defineGauge } from '../../recorder/gauges.ts';
+
+/** One gauge per numeric field of the target's stats, keyed `target.<path>`. */
+export const TARGET_STAT_GAUGE = defineGauge('target', 'count', 'target', "the target's own stats endpoint, one per numeric field");
 
 /**
  * Polls the target's own stats endpoint (e.g. the reference service's GET /stats) on a connection

@@ -3,7 +3,9 @@ import type { MemcachedSettings } from '../../profile/schema.ts';
 import type { MemcachedTarget, ServerAddress } from '../../profile/target.ts';
 import type { DriverOptions } from '../index.ts';
 import { dialBeforeStart, OpenLoopRun, openLoopOptions, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
-import type { Driver, DriverReport, RunContext } from '../types.ts';
+import type { DriverReport, MemcachedTransportReport } from '../../recorder/driver-report.ts';
+import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
+import type { Driver, RunContext } from '../types.ts';
 import { BinaryConnection, OP_DELETE, OP_GET, OP_NOOP, OP_SET, STATUS_NOT_FOUND, STATUS_OK, type MemcachedOwner } from './binary-connection.ts';
 import { Sharding } from './sharding.ts';
 
@@ -208,39 +210,47 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   gauges(into: Record<string, number>): void {
     let open = 0;
     for (const c of this.connections) if (c.connected) open++;
-    into['memcached.openConnections'] = open;
+    into[gaugeKey(SHARED_GAUGES.openConnections, 'memcached')] = open;
     const hits = this.hits - this.lastHits;
     const misses = this.misses - this.lastMisses;
-    into['memcached.hits'] = hits;
-    into['memcached.misses'] = misses;
-    into['memcached.hitRatio'] = hits + misses > 0 ? Math.round((hits / (hits + misses)) * 1e4) / 1e4 : 0;
+    into[gaugeKey(MEMCACHED_GAUGES.hits, 'memcached')] = hits;
+    into[gaugeKey(MEMCACHED_GAUGES.misses, 'memcached')] = misses;
+    into[gaugeKey(SHARED_GAUGES.hitRatio, 'memcached')] = hits + misses > 0 ? hits / (hits + misses) : 0;
     this.lastHits = this.hits;
     this.lastMisses = this.misses;
     for (let s = 0; s < this.keysByShard.length; s++) {
-      into[`memcached.keys.shard${s}`] = this.keysByShard[s]! - this.lastKeysByShard[s]!;
+      into[gaugeKey(MEMCACHED_GAUGES.shardKeys, `shard${s}`)] = this.keysByShard[s]! - this.lastKeysByShard[s]!;
       this.lastKeysByShard[s] = this.keysByShard[s]!;
     }
   }
 
-  details(): Record<string, unknown> {
+  readonly gaugeSpecs: readonly GaugeSpec[] = [SHARED_GAUGES.openConnections, SHARED_GAUGES.hitRatio, ...Object.values(MEMCACHED_GAUGES)];
+
+  report(): MemcachedTransportReport {
     const total = this.keysByShard.reduce((a, b) => a + b, 0);
     const shares = Array.from(this.keysByShard, (k) => (total > 0 ? k / total : 0));
     const conns = this.connections.filter((_, i) => i % this.perShard === 0);
+    let maxShare = 0;
+    for (const share of shares) maxShare = Math.max(maxShare, share);
     return {
-      memcached: {
-        hits: this.hits,
-        misses: this.misses,
-        hitRatio: this.hits + this.misses > 0 ? Math.round((this.hits / (this.hits + this.misses)) * 1e4) / 1e4 : 0,
-        shards: conns.map((c, s) => ({ server: `${c.host}:${c.port}`, keys: this.keysByShard[s]!, share: Math.round(shares[s]! * 1e4) / 1e4 })),
-        // max share ÷ fair share: 1 is even; 2 means the busiest shard takes twice its fair load.
-        shardSkew: total > 0 ? Math.round(Math.max(...shares) * shares.length * 1000) / 1000 : 0,
-        connects: this.connections.reduce((a, c) => a + c.connects, 0),
-        serverErrors: Object.fromEntries([...this.serverErrors].map(([status, n]) => [`0x${status.toString(16).padStart(4, '0')}`, n])),
-      },
+      protocol: 'memcached',
+      hits: this.hits,
+      misses: this.misses,
+      hitRatio: this.hits + this.misses > 0 ? this.hits / (this.hits + this.misses) : 0,
+      shards: conns.map((c, s) => ({ server: `${c.host}:${c.port}`, keys: this.keysByShard[s]!, share: shares[s]! })),
+      shardSkew: total > 0 ? maxShare * shares.length : 0,
+      connects: this.connections.reduce((a, c) => a + c.connects, 0),
+      serverErrors: Object.fromEntries([...this.serverErrors].map(([status, n]) => [`0x${status.toString(16).padStart(4, '0')}`, n])),
     };
   }
 
-  healthReasons(): string[] {
-    return [];
+  waitedForConnection(): number {
+    return 0;
   }
 }
+
+const MEMCACHED_GAUGES = {
+  hits: defineGauge('hits', 'count', 'hit-ratio', 'gets that found their key during the interval'),
+  misses: defineGauge('misses', 'count', 'hit-ratio', 'gets that missed during the interval'),
+  shardKeys: defineGauge('shardKeys', 'count', 'cache', 'keys sent to one shard during the interval'),
+} as const;

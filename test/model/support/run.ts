@@ -1,13 +1,13 @@
 import { expect } from 'vitest';
 import { createModelDriver, type ModelDriverOptions } from '../../../src/driver/model.ts';
-import type { DriverReport } from '../../../src/driver/types.ts';
+import type { DriverReport } from '../../../src/recorder/driver-report.ts';
 import type { ProfileInput } from '../../../src/profile/schema.ts';
 import type { Profile } from '../../../src/profile/types.ts';
 import { createSchedule } from '../../../src/schedule/index.ts';
 import { makeProfile } from '../../helpers/profile.ts';
 import { TestRecorder } from './recorders.ts';
 
-/** The parts of `DriverReport.details` the tests read. */
+/** The parts of `DriverReport.model` the tests read. */
 export interface ModelDetails {
   events: number;
   pendingEventsHighWater: number;
@@ -73,7 +73,7 @@ export async function runProfileOnModel(profile: Profile, options: RunOptions = 
   const schedule = createSchedule(profile);
   const recorder = new TestRecorder(1_000_000, options.maxLatencyUs);
   const report = await createModelDriver(options).run({ profile, schedule, recorder, signal: new AbortController().signal });
-  const details = report.details as unknown as ModelDetails;
+  const details = report.model as unknown as ModelDetails;
   expectInvariants(details, recorder);
   expectLittlesLaw(details);
   return { report, details, recorder };

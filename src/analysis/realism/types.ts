@@ -1,6 +1,6 @@
-import type { Plan } from '../schedule/types.ts';
-import type { Profile } from '../profile/types.ts';
-import type { RunResult } from '../recorder/result.ts';
+import type { Plan } from '../../schedule/types.ts';
+import type { Profile } from '../../profile/types.ts';
+import type { RunResult } from '../../recorder/result.ts';
 
 /**
  * How much a departure from reality matters. `invalid`: the measurement cannot support a verdict

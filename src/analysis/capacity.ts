@@ -1,9 +1,7 @@
-import { formatUs } from '../analysis/slo.ts';
-import { bracket } from './search.ts';
-import type { CapacityAnalysis, Knee, Limit, StepOutcome } from './types.ts';
+import { KNEE_FACTOR } from './limits.ts';
+import { formatUs } from '../analysis/format.ts';
+import type { CapacityAnalysis, Knee, Limit, StepOutcome } from './qualification.ts';
 
-/** p99 beyond this multiple of the lightest step's p99 is where latency has turned up. */
-export const KNEE_FACTOR = 2;
 
 /**
  * Capacity, knee, limit and headroom from the measured steps. Pure. `dataCentres` ≥ 2 adds the
@@ -52,4 +50,13 @@ export function findLimit(steps: readonly StepOutcome[]): Limit | undefined {
   if (!target) return undefined;
   const detail = target.failedChecks.length > 0 ? target.failedChecks.join('; ') : `p99 ${formatUs(target.latencyUs.p99)}`;
   return { by: 'target', rps: target.askedRps, detail };
+}
+
+/** The highest passing rate below the lowest failing one, and that failing rate. */
+export function bracket(steps: readonly StepOutcome[]): { pass?: number; fail?: number } {
+  let fail: number | undefined;
+  for (const s of steps) if (!s.pass && (fail === undefined || s.askedRps < fail)) fail = s.askedRps;
+  let pass: number | undefined;
+  for (const s of steps) if (s.pass && (fail === undefined || s.askedRps < fail) && (pass === undefined || s.askedRps > pass)) pass = s.askedRps;
+  return { ...(pass !== undefined && { pass }), ...(fail !== undefined && { fail }) };
 }

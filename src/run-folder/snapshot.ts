@@ -1,13 +1,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ComparableRun } from '../analysis/compare.ts';
-import { bracket } from '../qualify/search.ts';
-import type { Qualification } from '../qualify/types.ts';
-import { realismFlags, runVerdict } from '../realism/index.ts';
-import type { Histogram } from '../recorder/histograms.ts';
+import { bracket } from '../analysis/capacity.ts';
+import type { Qualification } from '../analysis/qualification.ts';
+import { analyseRun } from '../analysis/analyse-run.ts';
+import { decodeFromCompressedBase64, type Histogram } from '../recorder/histograms.ts';
 import type { RunResult } from '../recorder/result.ts';
-import { loadRunArtifacts } from './artifacts.ts';
-import { mergeIntervals } from './latency-log.ts';
+import { isRunFolder, readRunFolder, type StoredRun } from './index.ts';
 
 /** A stored run or qualification, read back for compare and history. */
 export interface Snapshot extends ComparableRun {
@@ -22,22 +21,21 @@ export interface Snapshot extends ComparableRun {
 }
 
 export function isRunDir(dir: string): boolean {
-  return existsSync(join(dir, 'result.json')) || existsSync(join(dir, 'qualification.json'));
+  return isRunFolder(dir) || existsSync(join(dir, 'qualification.json'));
 }
 
 /** Reads a run folder (result.json, latency.hlog) or a qualification folder (qualification.json and its steps). */
 export function loadSnapshot(dir: string): Snapshot {
   if (existsSync(join(dir, 'qualification.json'))) return qualificationSnapshot(dir);
-  const artifacts = loadRunArtifacts(dir);
-  const result = artifacts.result;
-  const verdict = runVerdict(result.slo, artifacts.profile ? realismFlags({ profile: artifacts.profile, result }) : []);
+  const stored = readRunFolder(dir);
+  const result = stored.result;
   return {
-    ...runFigures(result, measuredLatency(result, artifacts.latencyLog)),
+    ...runFigures(result),
     dir,
     label: basename(dir),
     startedAt: result.startedAt,
     profileName: result.profile.name,
-    verdict,
+    verdict: verdictOf(stored),
     kind: 'run',
   };
 }
@@ -47,8 +45,7 @@ function qualificationSnapshot(dir: string): Snapshot {
   const nearest = [...q.steps].sort((a, b) => Math.abs(a.askedRps - q.expectedPeakRps) - Math.abs(b.askedRps - q.expectedPeakRps))[0];
   let figures: Pick<Snapshot, 'latency' | 'requests' | 'p99Us'> = { requests: { failed: 0, total: 0 } };
   if (nearest && existsSync(join(dir, nearest.dir, 'result.json'))) {
-    const artifacts = loadRunArtifacts(join(dir, nearest.dir));
-    figures = runFigures(artifacts.result, measuredLatency(artifacts.result, artifacts.latencyLog));
+    figures = runFigures(readRunFolder(join(dir, nearest.dir)).result);
   }
   const { pass, fail } = bracket(q.steps);
   return {
@@ -64,15 +61,16 @@ function qualificationSnapshot(dir: string): Snapshot {
   };
 }
 
-function runFigures(result: RunResult, latency: Histogram | undefined): Pick<Snapshot, 'latency' | 'requests' | 'p99Us'> {
+function runFigures(result: RunResult): Pick<Snapshot, 'latency' | 'requests' | 'p99Us'> {
   const total = result.requests.ok + result.requests.failed + result.requests.dropped;
+  const latency = decodeFromCompressedBase64(result.histograms.latency) as Histogram;
   return { latency, requests: { failed: result.requests.failed + result.requests.dropped, total }, p99Us: result.latencyUs.p99 };
 }
 
-function measuredLatency(result: RunResult, log: ReturnType<typeof loadRunArtifacts>['latencyLog']): Histogram | undefined {
-  if (!log) return undefined;
-  const warmup = new Set(result.intervals.filter((i) => i.warmup).map((i) => i.tMs));
-  return mergeIntervals(log.filter((i) => !warmup.has(i.tMs)));
+/** The stored verdict; a folder without analysis.json is judged now from its result and profile. */
+function verdictOf(stored: StoredRun): string {
+  if (stored.analysis) return stored.analysis.verdict;
+  return stored.profile ? analyseRun(stored.result, stored.profile).verdict : 'unknown';
 }
 
 /** Every run or qualification folder under `root` (any depth), oldest first by start time. */

@@ -1,4 +1,4 @@
-import type { Distribution, SimpleDistribution } from '../profile/distribution.ts';
+import type { Distribution, SimpleDistribution } from '../../profile/distribution.ts';
 
 /*
  * Closed-form statistics of the profile's size distributions, so flags can compare a test's batch

@@ -1,6 +1,9 @@
-import { formatUs } from '../analysis/slo.ts';
-import type { RunResult } from '../recorder/result.ts';
-import { formatCount, formatShare } from './format.ts';
+import { formatUs } from '../format.ts';
+import { parseGaugeKey, specOf } from '../../recorder/gauges.ts';
+import type { RunResult } from '../../recorder/result.ts';
+import { judgeGenerator } from '../generator.ts';
+import { formatCount, formatShare } from '../format.ts';
+import { ACHIEVED_FRACTION, DROPPED_INVALID_SHARE, FAST_ERRORS, HIT_RATIO_TOLERANCE, MIN_TAIL_SAMPLES, STABLE_TAIL_SAMPLES, SUSPICIOUS_HIT_RATIO } from '../limits.ts';
 import { INCIDENT } from './incidents.ts';
 import { flag } from './profile-flags.ts';
 import type { FlagRule, RealismFlag } from './types.ts';
@@ -10,23 +13,9 @@ import type { FlagRule, RealismFlag } from './types.ts';
  * between service time and lateness, sample counts, the model's gauges.
  */
 
-/** Below this many samples beyond a percentile, the percentile is one or two requests: no verdict. */
-export const MIN_TAIL_SAMPLES = 10;
-/** Below this many, the percentile is quoted but wobbles from run to run. */
-export const STABLE_TAIL_SAMPLES = 50;
-/** Asked rate reached to within this fraction, or the generator was the limit. */
-export const ACHIEVED_FRACTION = 0.9;
-/** Dropped sends above this share of the scheduled requests invalidate the run. */
-export const DROPPED_INVALID_SHARE = 0.001;
-/** A hit ratio this close to 1 is one production rarely sees. */
-export const SUSPICIOUS_HIT_RATIO = 0.995;
-/** Hit ratio differences beyond this (absolute) from production's. */
-export const HIT_RATIO_TOLERANCE = 0.05;
-
 export const coordinatedOmission: FlagRule = ({ result }) => {
   if (!result) return [];
-  const mode = result.driver['mode'] ?? result.driver['loop'];
-  if (mode === 'closed-loop' || mode === 'closed' || result.driver['closedLoop'] === true) {
+  if (result.driver.loop === 'closed') {
     return [flag('coordinated-omission', 'invalid', 'closed-loop load', 'the driver waited for each response before sending the next request', INCIDENT.coordinatedOmission, 'run open loop (the default): every request at its intended time')];
   }
   const g = result.generator;
@@ -52,9 +41,10 @@ export const generatorBottleneck: FlagRule = ({ result }) => {
   if (!result) return [];
   const reasons: string[] = [];
   let severity: RealismFlag['severity'] = 'warn';
-  if (result.generator?.saturated) {
+  const judged = result.generator ? judgeGenerator(result.generator, result.driver.transport) : undefined;
+  if (judged?.saturated) {
     severity = 'invalid';
-    reasons.push(...(result.generator.reasons.length > 0 ? result.generator.reasons : ['generator reported saturation']));
+    reasons.push(...judged.reasons);
   }
   if (fellShort(result)) {
     severity = 'invalid';
@@ -88,13 +78,18 @@ export const tooFewSamples: FlagRule = ({ profile, plan, result }) => {
 export const hitRatio: FlagRule = ({ profile, result }) => {
   if (!result) return [];
   const measured = result.intervals.filter((i) => !i.warmup);
-  const names = [...new Set(measured.flatMap((i) => Object.keys(i.gauges).filter((k) => k.startsWith('hitRatio.'))))];
+  const isHitRatio = (key: string) => {
+    const spec = specOf(result.gauges, key);
+    return spec?.family === 'hit-ratio' && spec.unit === 'ratio';
+  };
+  const names = new Set<string>();
+  for (const i of measured) for (const key of Object.keys(i.gauges)) if (isHitRatio(key)) names.add(key);
   const prod = profile.production?.hitRatio;
-  return names.flatMap((name) => {
+  return [...names].flatMap((name) => {
     const values = measured.map((i) => i.gauges[name]).filter((v): v is number => v !== undefined);
     if (values.length === 0) return [];
     const mean = values.reduce((a, b) => a + b, 0) / values.length;
-    const cache = name.slice('hitRatio.'.length);
+    const cache = parseGaugeKey(name).instance ?? name;
     if (prod !== undefined) {
       if (Math.abs(mean - prod) <= HIT_RATIO_TOLERANCE) return [];
       const direction = mean > prod ? 'above' : 'below';
@@ -111,8 +106,8 @@ export const fastErrors: FlagRule = ({ result }) => {
   const failed = result.byOutcome.failed;
   const completed = ok.requests + failed.requests;
   if (failed.requests === 0 || completed === 0 || ok.requests === 0) return [];
-  if (failed.requests / completed < 0.01) return [];
-  if (failed.latencyUs.p50 * 2 > ok.latencyUs.p50) return [];
+  if (failed.requests / completed < FAST_ERRORS.share) return [];
+  if (failed.latencyUs.p50 * FAST_ERRORS.speedup > ok.latencyUs.p50) return [];
   return [flag('fast-errors', 'warn', 'errors faster than successes pull percentiles down', `${formatShare(failed.requests / completed)} failed with median ${formatUs(failed.latencyUs.p50)} vs ${formatUs(ok.latencyUs.p50)} for successes`, INCIDENT.twitter2013, 'judge the error rate (slo.errorRate) and read the ok-only percentiles: a fast failure is not a fast answer')];
 };
 

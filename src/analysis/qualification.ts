@@ -1,4 +1,4 @@
-import type { RealismFlag } from '../realism/types.ts';
+import type { RealismFlag } from './realism/types.ts';
 
 export const QUALIFICATION_SCHEMA = 'stampede.qualification/1';
 

@@ -1,5 +1,5 @@
-import type { Production } from '../profile/schema.ts';
-import type { Profile } from '../profile/types.ts';
+import type { Production } from '../../profile/schema.ts';
+import type { Profile } from '../../profile/types.ts';
 
 /**
  * Derives a `production:` section from a sample of production requests: a CSV with a header and

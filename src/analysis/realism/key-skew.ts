@@ -1,4 +1,4 @@
-import type { Profile } from '../profile/types.ts';
+import type { Profile } from '../../profile/types.ts';
 
 /**
  * Share of key lookups that land on the `k` most popular keys of a profile at its most skewed

@@ -1,6 +1,6 @@
-import { formatUs } from '../analysis/slo.ts';
-import type { RealismFlag } from '../realism/types.ts';
-import type { CapacityAnalysis, QualificationVerdict } from './types.ts';
+import { formatUs } from '../analysis/format.ts';
+import type { RealismFlag } from './realism/types.ts';
+import type { CapacityAnalysis, QualificationVerdict } from './qualification.ts';
 
 const rps = (x: number) => `${Math.round(x)} rps`;
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${Math.round(x * 100)}%`;

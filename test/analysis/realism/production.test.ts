@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseProfileText } from '../../src/profile/index.ts';
-import { ProfileError } from '../../src/profile/issues.ts';
-import { productionFromSample, withProduction } from '../../src/realism/production-sample.ts';
-import { realismFlags } from '../../src/realism/index.ts';
+import { parseProfileText } from '../../../src/profile/index.ts';
+import { ProfileError } from '../../../src/profile/issues.ts';
+import { productionFromSample, withProduction } from '../../../src/analysis/realism/production-sample.ts';
+import { realismFlags } from '../../../src/analysis/realism/index.ts';
 import { profileWith } from './fixtures.ts';
 
 const BASE = `name: p

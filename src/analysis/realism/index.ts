@@ -13,12 +13,3 @@ export function realismFlags(input: RealismInput): RealismFlag[] {
   // Array sort is stable: within a severity, flags keep the rules' order.
   return [...RESULT_RULES, ...PROFILE_RULES].flatMap((rule) => rule(input)).sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
 }
-
-/** PASS/FAIL come from the SLO; an `invalid` flag overrides both: the measurement cannot carry a verdict. */
-export type Verdict = 'PASS' | 'FAIL' | 'INVALID' | 'NO SLO';
-
-export function runVerdict(slo: { pass: boolean; checks: unknown[] }, flags: readonly RealismFlag[]): Verdict {
-  if (flags.some((f) => f.severity === 'invalid')) return 'INVALID';
-  if (slo.checks.length === 0) return 'NO SLO';
-  return slo.pass ? 'PASS' : 'FAIL';
-}

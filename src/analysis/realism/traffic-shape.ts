@@ -1,7 +1,7 @@
-import type { Distribution } from '../profile/distribution.ts';
-import type { Profile } from '../profile/types.ts';
-import { allKinds, resolveClients } from '../schedule/plan.ts';
-import { segmentMass } from '../schedule/rate-curve.ts';
+import type { Distribution } from '../../profile/distribution.ts';
+import type { Profile } from '../../profile/types.ts';
+import { allKinds, resolveClients } from '../../schedule/plan.ts';
+import { segmentMass } from '../../schedule/rate-curve.ts';
 
 /** The sizes a profile sends, over all its clients and kinds, each weighted by its expected share of requests. */
 export interface TrafficSizes {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { realismFlags, runVerdict, type RealismInput } from '../../src/realism/index.ts';
-import { createSchedule } from '../../src/schedule/index.ts';
+import { realismFlags, type RealismInput } from '../../../src/analysis/realism/index.ts';
+import { runVerdict } from '../../../src/analysis/verdict.ts';
+import { createSchedule } from '../../../src/schedule/index.ts';
 import { HEALTHY_GENERATOR, profileWith, resultWith } from './fixtures.ts';
 
 const REALISTIC_GROUPS = {
@@ -26,22 +27,22 @@ const CASES: FlagCase[] = [
     id: 'coordinated-omission',
     severity: 'invalid',
     // Requests left 80 ms late, yet latency equals service time: lateness was not counted.
-    trigger: () => ({ profile: quietProfile, result: resultWith({ generator: { ...HEALTHY_GENERATOR, sendLatenessUs: { p50: 5000, p99: 80_000, max: 120_000 } } }) }),
+    trigger: () => ({ profile: quietProfile, result: resultWith({ generator: { ...HEALTHY_GENERATOR, sendLatenessUs: { mean: 40_000, p50: 5000, p99: 80_000, max: 120_000 } } }) }),
     quiet: () => ({ profile: quietProfile, result: resultWith({ generator: HEALTHY_GENERATOR }) }),
     evidence: /80ms late/,
   },
   {
     id: 'coordinated-omission',
     severity: 'invalid',
-    trigger: () => ({ profile: quietProfile, result: resultWith({ driver: { mode: 'closed-loop' } }) }),
-    quiet: () => ({ profile: quietProfile, result: resultWith({ driver: { mode: 'open-loop' } }) }),
+    trigger: () => ({ profile: quietProfile, result: resultWith({ driver: { loop: 'closed' } }) }),
+    quiet: () => ({ profile: quietProfile, result: resultWith({ driver: { loop: 'open' } }) }),
   },
   {
     id: 'generator-bottleneck',
     severity: 'invalid',
-    trigger: () => ({ profile: quietProfile, result: resultWith({ generator: { ...HEALTHY_GENERATOR, saturated: true, reasons: ['event-loop lag p99 48ms > 20ms'] } }) }),
+    trigger: () => ({ profile: quietProfile, result: resultWith({ generator: { ...HEALTHY_GENERATOR, eventLoopLagMs: { mean: 20, p99: 60, max: 90 } } }) }),
     quiet: () => ({ profile: quietProfile, result: resultWith({ generator: HEALTHY_GENERATOR }) }),
-    evidence: /event-loop lag p99 48ms/,
+    evidence: /event-loop lag p99 60ms > 50ms/,
   },
   {
     id: 'generator-bottleneck',
@@ -184,7 +185,7 @@ const CASES: FlagCase[] = [
     severity: 'warn',
     trigger: () => {
       const r = resultWith();
-      return { profile: quietProfile, result: resultWith({ byOutcome: { ok: r.byOutcome.ok, failed: { requests: 3000, ok: 0, failed: 3000, latencyUs: { ...r.byOutcome.failed.latencyUs, p50: 200 } } } }) };
+      return { profile: quietProfile, result: resultWith({ byOutcome: { ok: r.byOutcome.ok, failed: { ...r.byOutcome.failed, requests: 3000, ok: 0, failed: 3000, latencyUs: { ...r.byOutcome.failed.latencyUs, p50: 200 } } } }) };
     },
     quiet: () => ({ profile: quietProfile, result: resultWith() }),
   },
@@ -223,9 +224,12 @@ describe('realism flags: each is raised by its trigger and quiet otherwise', () 
     const input = { profile: profileWith({ warmup: 0 }), result: resultWith({ rate: { askedRps: 1000, achievedRps: 500 }, requests: { ...resultWith().requests, sent: 30_000 } }) };
     const flags = realismFlags(input);
     expect(flags[0]!.severity).toBe('invalid');
-    expect(runVerdict({ pass: true, checks: [{}] }, flags)).toBe('INVALID');
-    expect(runVerdict({ pass: true, checks: [{}] }, realismFlags({ profile: quietProfile, result: resultWith() }))).toBe('PASS');
-    expect(runVerdict({ pass: false, checks: [{}] }, [])).toBe('FAIL');
+    const check = { name: 'p99 ≤ 50ms', pass: true, actual: 20_000, limit: 50_000, unit: 'us' as const };
+    expect(runVerdict({ pass: true, checks: [check] }, flags)).toBe('INVALID');
+    expect(runVerdict({ pass: true, checks: [check] }, realismFlags({ profile: quietProfile, result: resultWith() }))).toBe('PASS');
+    expect(runVerdict({ pass: false, checks: [{ ...check, pass: false }] }, [])).toBe('FAIL');
+    expect(runVerdict({ pass: true, checks: [check] }, [], true)).toBe('INVALID');
+    expect(runVerdict({ pass: false, checks: [{ ...check, pass: false }] }, [], true)).toBe('FAIL');
   });
 });
 

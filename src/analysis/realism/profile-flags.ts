@@ -1,7 +1,8 @@
-import { formatUs } from '../analysis/slo.ts';
-import type { Profile } from '../profile/types.ts';
+import { formatUs } from '../format.ts';
+import type { Profile } from '../../profile/types.ts';
 import { quantile, upperBound } from './distribution-stats.ts';
-import { formatBytes, formatCount, formatShare } from './format.ts';
+import { formatBytes, formatCount, formatShare } from '../format.ts';
+import { MIN_STEADY_RUN_US, PRODUCTION_FACTOR, SMALL_VALUE_BYTES } from '../limits.ts';
 import { INCIDENT } from './incidents.ts';
 import { topKeyShare } from './key-skew.ts';
 import { trafficSizes } from './traffic-shape.ts';
@@ -12,13 +13,6 @@ import type { FlagRule, RealismFlag } from './types.ts';
  * model, the topology. Thresholds are factors of two against production: closer than that is
  * within what a rehearsal can claim; further is a different system.
  */
-
-/** Test figures within a factor of this of production's count as representative. */
-export const PRODUCTION_FACTOR = 2;
-/** A run shorter than this rarely reaches steady state (pools, caches, queues). */
-export const MIN_STEADY_RUN_US = 20_000_000;
-/** Hot-key detectors of 2018 were tuned for values up to this (incidents §2, 2018-04). */
-export const SMALL_VALUE_BYTES = 5_000;
 
 const isModel = (p: Profile) => p.target === 'model';
 

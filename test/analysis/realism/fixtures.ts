@@ -1,7 +1,10 @@
-import type { ProfileInput } from '../../src/profile/schema.ts';
-import type { Profile } from '../../src/profile/types.ts';
-import type { RunResult } from '../../src/recorder/result.ts';
-import { makeProfile } from '../helpers/profile.ts';
+import type { ProfileInput } from '../../../src/profile/schema.ts';
+import type { Profile } from '../../../src/profile/types.ts';
+import type { RunResult } from '../../../src/recorder/result.ts';
+import type { GeneratorFigures } from '../../../src/recorder/driver-report.ts';
+import { SHARED_GAUGES, gaugeCatalog } from '../../../src/recorder/gauges.ts';
+import { encodeIntoCompressedBase64, newHistogram } from '../../../src/recorder/histograms.ts';
+import { makeProfile } from '../../helpers/profile.ts';
 
 /** A topology with what realism asks for: a caller with a timeout, a sharded cache, 2 connections per client, backoff on retries. */
 export const REALISTIC_TOPOLOGY = {
@@ -52,10 +55,20 @@ export function profileWith(changes: Partial<ProfileInput> & { productionChanges
 
 const latency = (p50: number, p99: number) => ({ count: 60_000, mean: p50, p50, p90: p99 / 2, p99, p999: p99 * 1.5, max: p99 * 2 });
 
+/** An encoded histogram of n requests whose p50, p90 and p99 are the given figures (as `latency` states them). */
+export function encodedLatency(p50: number, p99: number, n = 60_000): string {
+  const h = newHistogram();
+  const shares: [number, number][] = [[p50, 0.5], [p99 / 2, 0.4], [p99 * 0.8, 0.085], [p99, 0.014], [p99 * 1.5, 0.001]];
+  for (const [value, share] of shares) h.recordValueWithCount(Math.round(value), Math.round(share * n));
+  return encodeIntoCompressedBase64(h);
+}
+
+const slice = (requests: number, failed: number, p50: number, p99: number) => ({ requests, ok: requests - failed, failed, latencyUs: latency(p50, p99), histogram: encodedLatency(p50, p99, requests) });
+
 /** A measured result of REALISTIC that raises nothing; tests change one figure at a time. */
 export function resultWith(changes: Partial<RunResult> = {}): RunResult {
   const base: RunResult = {
-    schema: 'stampede.result/1',
+    schema: 'stampede.result/2',
     profile: { name: 'realistic', description: '', file: '<memory>', sha256: '0'.repeat(64), overrides: [] },
     seed: 1,
     target: 'model',
@@ -68,9 +81,10 @@ export function resultWith(changes: Partial<RunResult> = {}): RunResult {
     rate: { askedRps: 1000, achievedRps: 1000 },
     latencyUs: latency(2000, 20_000),
     serviceTimeUs: latency(2000, 20_000),
-    byOutcome: { ok: { requests: 59_990, ok: 59_990, failed: 0, latencyUs: latency(2000, 20_000) }, failed: { requests: 10, ok: 0, failed: 10, latencyUs: latency(100_000, 100_000) } },
-    byKind: { get: { requests: 60_000, ok: 59_990, failed: 10, latencyUs: latency(2000, 20_000) } },
-    byClient: { default: { requests: 60_000, ok: 59_990, failed: 10, latencyUs: latency(2000, 20_000), instances: 1 } },
+    histograms: { latency: encodedLatency(2000, 20_000), serviceTime: encodedLatency(2000, 20_000) },
+    byOutcome: { ok: slice(59_990, 0, 2000, 20_000), failed: { ...slice(10, 10, 100_000, 100_000), ok: 0 } },
+    byKind: { get: slice(60_000, 10, 2000, 20_000) },
+    byClient: { default: { ...slice(60_000, 10, 2000, 20_000), instances: 1 } },
     intervals: Array.from({ length: 70 }, (_, i) => ({
       tMs: i * 1000,
       warmup: i < 10,
@@ -82,17 +96,20 @@ export function resultWith(changes: Partial<RunResult> = {}): RunResult {
       latencyUs: { p50: 2000, p99: 20_000, max: 40_000 },
       gauges: { 'hitRatio.cache': 0.95, inFlight: 3 },
     })),
-    slo: { pass: true, checks: [{ name: 'p99 ≤ 50ms', pass: true, actual: 20_000, limit: 50_000, unit: 'us' }] },
-    driver: {},
+    driver: { loop: 'open' },
+    gauges: gaugeCatalog([SHARED_GAUGES.hitRatio, SHARED_GAUGES.inFlight]),
     wall: { finishedAt: '2026-01-01T00:01:10.000Z', elapsedMs: 70_000 },
   };
   return { ...base, ...changes };
 }
 
-export const HEALTHY_GENERATOR = {
+export const HEALTHY_GENERATOR: GeneratorFigures = {
   eventLoopLagMs: { mean: 1, p99: 3, max: 8 },
   cpu: 0.3,
-  sendLatenessUs: { p50: 50, p99: 400, max: 2000 },
-  saturated: false,
-  reasons: [],
+  sendLatenessUs: { mean: 80, p50: 50, p99: 400, max: 2000 },
+  dispatchLatenessUs: { mean: 60, p50: 40, p99: 300, max: 1500 },
+  dropped: 0,
+  inFlightCap: 10_000,
+  waitedForConnection: 0,
+  threads: 1,
 };

@@ -1,0 +1,51 @@
+import type { Profile } from '../profile/types.ts';
+import type { RunResult } from '../recorder/result.ts';
+import type { Plan } from '../schedule/types.ts';
+import { judgeGenerator, type GeneratorJudgement } from './generator.ts';
+import { limitsShown, type LimitShown } from './limits.ts';
+import { realismFlags } from './realism/index.ts';
+import type { RealismFlag } from './realism/types.ts';
+import { evaluateSlo, sloEvidenceOf, type SloVerdict } from './slo.ts';
+import { runVerdict, verdictReasons, type Verdict } from './verdict.ts';
+
+export const ANALYSIS_SCHEMA = 'stampede.analysis/1';
+
+/**
+ * What the analysis judged of one run, as written to analysis.json beside result.json (measured vs
+ * judged). Every report, the exit code, qualify and compare read the verdict from here.
+ */
+export interface RunAnalysis {
+  schema: typeof ANALYSIS_SCHEMA;
+  verdict: Verdict;
+  /** Why the verdict is what it is, one line each. */
+  reasons: string[];
+  slo: SloVerdict;
+  /** Every way the test departed from reality, most severe first. */
+  flags: RealismFlag[];
+  /** Real targets only: whether the generator limited the run. */
+  generator?: GeneratorJudgement;
+  interrupted: boolean;
+  /** The thresholds behind the flags and the verdict, with their values. */
+  limits: LimitShown[];
+}
+
+/**
+ * Judges a run: the SLO from the result's histograms, the realism flags from the result and the
+ * profile, the generator's health, and the verdict they give together. Pure: the same result and
+ * profile give the same analysis, whether the run just ended or was stored a year ago.
+ */
+export function analyseRun(result: RunResult, profile: Profile, options: { plan?: Plan } = {}): RunAnalysis {
+  const slo = evaluateSlo(profile.slo, sloEvidenceOf(result));
+  const flags = realismFlags({ profile, result, ...(options.plan && { plan: options.plan }) });
+  const verdict = runVerdict(slo, flags, result.interrupted);
+  return {
+    schema: ANALYSIS_SCHEMA,
+    verdict,
+    reasons: verdictReasons(verdict, slo, flags, result.interrupted),
+    slo,
+    flags,
+    ...(result.generator && { generator: judgeGenerator(result.generator, result.driver.transport) }),
+    interrupted: result.interrupted,
+    limits: limitsShown(result.generator !== undefined),
+  };
+}

@@ -1,0 +1,70 @@
+import { formatUs } from './format.ts';
+
+/*
+ * Every threshold the analysis judges a run by, in one place, each shown in the report with its
+ * value: a verdict the reader cannot trace to a number is not one they can trust.
+ */
+
+/** Limits past which the generator, not the target, is taken to have shaped the run. */
+export const GENERATOR_LIMITS = {
+  /** Event-loop lag p99 above this means timers and socket reads ran late. */
+  lagP99Ms: 50,
+  /** More than this fraction of one core means the sending thread had no slack. */
+  cpu: 0.9,
+  /** Pacer lateness p99 (time due → time handed to the transport) above this means the schedule slipped. */
+  dispatchLatenessP99Us: 10_000,
+  /** Requests that waited for a connection slot count against the generator once send lateness p99 passes this. */
+  connectionWaitLatenessP99Us: 10_000,
+} as const;
+
+/** Below this many samples beyond a percentile, the percentile is one or two requests: no verdict. */
+export const MIN_TAIL_SAMPLES = 10;
+/** Below this many, the percentile is quoted but wobbles from run to run. */
+export const STABLE_TAIL_SAMPLES = 50;
+/** Asked rate reached to within this fraction, or the generator was the limit. */
+export const ACHIEVED_FRACTION = 0.9;
+/** Dropped sends above this share of the scheduled requests invalidate the run. */
+export const DROPPED_INVALID_SHARE = 0.001;
+/** A hit ratio this close to 1 is one production rarely sees. */
+export const SUSPICIOUS_HIT_RATIO = 0.995;
+/** Hit ratio differences beyond this (absolute) from production's. */
+export const HIT_RATIO_TOLERANCE = 0.05;
+/** Errors at least this share of completions, answered at least this many times faster than successes, flatter the percentiles. */
+export const FAST_ERRORS = { share: 0.01, speedup: 2 } as const;
+/** Test figures within a factor of this of production's count as representative. */
+export const PRODUCTION_FACTOR = 2;
+/** A run shorter than this rarely reaches steady state (pools, caches, queues). */
+export const MIN_STEADY_RUN_US = 20_000_000;
+/** Hot-key detectors of 2018 were tuned for values up to this (incidents §2, 2018-04). */
+export const SMALL_VALUE_BYTES = 5_000;
+/** p99 beyond this multiple of the lightest step's p99 is where latency has turned up. */
+export const KNEE_FACTOR = 2;
+
+/** One limit as a report shows it. */
+export interface LimitShown {
+  name: string;
+  value: string;
+  meaning: string;
+}
+
+/** Every limit above that applies to the run, as the report's "Limits behind the verdict" table lists them. */
+export function limitsShown(realTarget: boolean): LimitShown[] {
+  const g = GENERATOR_LIMITS;
+  const generator: LimitShown[] = [
+    { name: 'generator event-loop lag p99', value: `${g.lagP99Ms}ms`, meaning: 'above it the generator is saturated (INVALID)' },
+    { name: 'generator CPU', value: `${g.cpu * 100}% of a core`, meaning: 'above it the generator is saturated (INVALID)' },
+    { name: 'dispatch lateness p99', value: formatUs(g.dispatchLatenessP99Us), meaning: 'above it the schedule slipped (INVALID)' },
+    { name: 'send lateness p99 with connection waits', value: formatUs(g.connectionWaitLatenessP99Us), meaning: 'above it, waiting for a connection slot limited the generator (INVALID)' },
+  ];
+  return [
+    ...(realTarget ? generator : []),
+    { name: 'achieved / asked rate', value: `${ACHIEVED_FRACTION * 100}%`, meaning: 'below it (beyond Poisson noise) the generator fell short (INVALID)' },
+    { name: 'dropped sends', value: `${DROPPED_INVALID_SHARE * 100}% of scheduled`, meaning: 'above it the run is INVALID; any drop warns' },
+    { name: 'samples beyond a quoted percentile', value: `${MIN_TAIL_SAMPLES} / ${STABLE_TAIL_SAMPLES}`, meaning: 'fewer than the first: INVALID; than the second: warning' },
+    { name: 'near-perfect hit ratio', value: `${SUSPICIOUS_HIT_RATIO * 100}%`, meaning: 'at or above it, with no production figure: info' },
+    { name: 'hit ratio vs production', value: `±${HIT_RATIO_TOLERANCE * 100} points`, meaning: 'further off: warning' },
+    { name: 'fast errors', value: `≥ ${FAST_ERRORS.share * 100}% of completions, ${FAST_ERRORS.speedup}× faster`, meaning: 'warning: errors pull percentiles down' },
+    { name: 'production factor', value: `${PRODUCTION_FACTOR}×`, meaning: 'test figures further than this from production warn' },
+    { name: 'steady-state run length', value: formatUs(MIN_STEADY_RUN_US), meaning: 'shorter measured runs warn' },
+  ];
+}

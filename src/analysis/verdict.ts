@@ -1,0 +1,30 @@
+import { formatShare, formatUsAgainst } from './format.ts';
+import type { RealismFlag } from './realism/types.ts';
+import type { SloVerdict } from './slo.ts';
+
+/** PASS/FAIL come from the SLO; an `invalid` flag overrides both: the measurement cannot carry a verdict. */
+export type Verdict = 'PASS' | 'FAIL' | 'INVALID' | 'NO SLO';
+
+/**
+ * The run's verdict. An interrupted run cannot PASS (the part not measured might have failed), but
+ * a failure it measured before the interruption stands.
+ */
+export function runVerdict(slo: SloVerdict, flags: readonly RealismFlag[], interrupted = false): Verdict {
+  if (flags.some((f) => f.severity === 'invalid')) return 'INVALID';
+  if (slo.checks.length === 0) return interrupted ? 'INVALID' : 'NO SLO';
+  if (!slo.pass) return 'FAIL';
+  return interrupted ? 'INVALID' : 'PASS';
+}
+
+/** Why the verdict is what it is: the invalid flags, the failed SLO checks, the interruption, one line each. */
+export function verdictReasons(verdict: Verdict, slo: SloVerdict, flags: readonly RealismFlag[], interrupted: boolean): string[] {
+  const reasons = flags.filter((f) => f.severity === 'invalid').map((f) => `${f.title} (${f.evidence})`);
+  for (const c of slo.checks.filter((c) => !c.pass)) {
+    const measured = c.unit === 'us' ? `${formatUsAgainst(c.actual, c.limit)} > ${formatUsAgainst(c.limit, c.actual)}` : `${formatShare(c.actual)} > ${formatShare(c.limit)}`;
+    reasons.push(`${c.name}: measured ${measured}${c.note ? ` (${c.note})` : ''}`);
+  }
+  if (interrupted) reasons.push('interrupted: partial results (a run cut short cannot pass)');
+  if (verdict === 'PASS') reasons.push(`every SLO check held (${slo.checks.map((c) => c.name).join(', ')})`);
+  if (verdict === 'NO SLO') reasons.push('the profile has no SLO: nothing to judge');
+  return reasons;
+}

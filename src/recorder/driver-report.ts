@@ -1,0 +1,83 @@
+import type { GaugeSpec } from './gauges.ts';
+
+/*
+ * What a driver hands back when its run ends. It lives in the recorder stage because the recorder
+ * packages it into the RunResult: drivers import the recorder, never the other way round. Every
+ * figure here is raw — measured, not judged; the analysis stage decides what is too much.
+ */
+
+export interface DriverReport {
+  /** Virtual or wall µs from run start to the last completion. */
+  elapsedUs: number;
+  /** True when the run was cut short by the signal. */
+  interrupted: boolean;
+  /** open: every request left at its intended time; closed: each waited for a response (hides stalls). */
+  loop: 'open' | 'closed';
+  /** Every gauge the driver wrote into the intervals, declared once. */
+  gauges: readonly GaugeSpec[];
+  /** Real drivers only: the load generator's own figures (the model has no generator to saturate). */
+  generator?: GeneratorFigures;
+  /** Real drivers only: what the transport saw (one entry per worker thread). */
+  transport?: TransportReport;
+  /** The target's own stats endpoint, last poll (http.statsPath), or null when polling failed. */
+  targetStats?: Record<string, unknown> | null;
+  /** The model driver only. */
+  model?: ModelReport;
+}
+
+/** The generator's own figures, so the analysis can say when the generator, not the target, was the limit. */
+export interface GeneratorFigures {
+  /** Event-loop lag of the sending thread(s), ms: mean over threads, p99 and max of the worst. */
+  eventLoopLagMs: { mean: number; p99: number; max: number };
+  /** CPU of the busiest sending thread, as a fraction of one core, averaged over the run. */
+  cpu: number;
+  /** Actual write − intended send, µs (includes waiting for a free connection). */
+  sendLatenessUs: { mean: number; p50: number; p99: number; max: number };
+  /** Pacer wake-up − intended send, µs: only the generator's own slip (timers, a busy loop). */
+  dispatchLatenessUs: { mean: number; p50: number; p99: number; max: number };
+  /** Measured requests not sent because every in-flight slot was taken. */
+  dropped: number;
+  /** Most requests in flight at once, summed over threads. */
+  inFlightCap: number;
+  /** Requests that waited for a free connection slot (connections × pipelining) before their write. */
+  waitedForConnection: number;
+  /** Sending threads. */
+  threads: number;
+}
+
+export interface HttpTransportReport {
+  protocol: 'http';
+  connections: number;
+  pipelining: number;
+  connects: number;
+  statusCodes: Record<string, number>;
+}
+
+export interface MemcachedTransportReport {
+  protocol: 'memcached';
+  hits: number;
+  misses: number;
+  hitRatio: number;
+  shards: { server: string; keys: number; share: number }[];
+  /** Max shard share ÷ fair share: 1 is even; 2 means the busiest shard takes twice its fair load. */
+  shardSkew: number;
+  connects: number;
+  serverErrors: Record<string, number>;
+}
+
+export type TransportReport = (HttpTransportReport | MemcachedTransportReport) & {
+  /** Per worker thread, when the run had more than one. */
+  perWorker?: (HttpTransportReport | MemcachedTransportReport)[];
+};
+
+/** The model's own account of a run: engine figures, the request ledger, and each component's details. */
+export interface ModelReport {
+  events: number;
+  pendingEventsHighWater: number;
+  traceHash: string;
+  virtualEndUs: number;
+  littlesLaw: { windowUs: number; inSystemMean: number; throughputRps: number; meanTimeInSystemUs: number };
+  requests: { started: number; succeeded: number; failed: number; inFlight: number; failedByReason: Record<string, number> };
+  /** Component details by kind ("services", "caches", …) and name. */
+  [componentKind: string]: unknown;
+}
