@@ -1,6 +1,7 @@
 import type { EventHandler } from '../model/engine/simulation.ts';
 import { Model, REASON_NAMES, UNFINISHED, type Call, type ModelListener } from '../model/model.ts';
-import type { Topology } from '../model/topology.ts';
+import type { Topology } from '../profile/topology/index.ts';
+import { defineGauge, SHARED_GAUGES } from '../recorder/gauges.ts';
 import type { Recorder } from '../recorder/types.ts';
 import { emptyRequest, type Schedule } from '../schedule/types.ts';
 import type { Driver, DriverReport, RunContext } from './types.ts';
@@ -17,6 +18,9 @@ export interface ModelDriverOptions {
    */
   drainUs?: number;
 }
+
+const GOODPUT_RPS = defineGauge('goodputRps', 'rps', 'rates', 'user requests succeeded per second over the interval');
+const THROUGHPUT_RPS = defineGauge('throughputRps', 'rps', 'rates', 'requests the entry services finished (succeeded or failed) per second over the interval');
 
 const EV_ARRIVAL = 1;
 const EV_TICK = 2;
@@ -95,7 +99,7 @@ class ModelRun implements EventHandler, ModelListener {
       else if (outcome === 'budget') await new Promise<void>((resolve) => setImmediate(resolve));
     }
     this.recorder.advanceTo(this.endUs);
-    return { elapsedUs: this.endUs, interrupted, details: this.details() };
+    return { elapsedUs: this.endUs, interrupted, details: this.details(), gauges: [SHARED_GAUGES.inFlight, ...this.model.gaugeSpecs(), GOODPUT_RPS, THROUGHPUT_RPS] };
   }
 
   handle(code: number): void {
@@ -164,12 +168,12 @@ class ModelRun implements EventHandler, ModelListener {
 
   private gauges(): Record<string, number> {
     const now = this.model.sim.nowUs;
-    const g: Record<string, number> = { inFlight: this.inFlight };
+    const g: Record<string, number> = { [SHARED_GAUGES.inFlight.name]: this.inFlight };
     this.model.gauges(g);
     const seconds = (now - this.lastGaugeUs) / 1e6;
     const entryFinished = this.model.entryRequestsFinished();
-    g['goodputRps'] = seconds > 0 ? (this.succeeded - this.lastSucceeded) / seconds : 0;
-    g['throughputRps'] = seconds > 0 ? (entryFinished - this.lastEntryFinished) / seconds : 0;
+    g[GOODPUT_RPS.name] = seconds > 0 ? (this.succeeded - this.lastSucceeded) / seconds : 0;
+    g[THROUGHPUT_RPS.name] = seconds > 0 ? (entryFinished - this.lastEntryFinished) / seconds : 0;
     this.lastGaugeUs = now;
     this.lastSucceeded = this.succeeded;
     this.lastEntryFinished = entryFinished;

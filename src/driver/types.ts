@@ -1,4 +1,5 @@
 import type { Profile } from '../profile/types.ts';
+import type { GaugeSpec } from '../recorder/gauges.ts';
 import type { Recorder } from '../recorder/types.ts';
 import type { Schedule } from '../schedule/types.ts';
 
@@ -28,6 +29,8 @@ export interface DriverReport {
   interrupted: boolean;
   /** Driver-specific figures for result.json (model: events processed, final gauges). */
   details: Record<string, unknown>;
+  /** The gauges the run's intervals carry, declared once each (unit, family). */
+  gauges?: readonly GaugeSpec[];
   /** Real drivers only: how healthy the load generator itself was (the model has no generator to saturate). */
   generator?: GeneratorHealth;
 }

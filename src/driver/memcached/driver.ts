@@ -1,4 +1,4 @@
-import type { HashName } from '../../model/topology.ts';
+import type { HashName } from '../../profile/topology/index.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import type { ServerAddress, DriverOptions } from '../index.ts';
 import { dialBeforeStart, OpenLoopRun, openLoopOptions, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
