@@ -1,6 +1,6 @@
 import type { EventHandler } from '../model/engine/simulation.ts';
 import { Model, REASON_NAMES, UNFINISHED, type Call, type ModelListener } from '../model/model.ts';
-import type { Topology } from '../model/topology.ts';
+import type { Topology } from '../profile/topology/index.ts';
 import type { DriverReport, ModelReport } from '../recorder/driver-report.ts';
 import { SHARED_GAUGES, defineGauge, gaugeKey } from '../recorder/gauges.ts';
 import type { Recorder } from '../recorder/types.ts';
@@ -104,7 +104,7 @@ class ModelRun implements EventHandler, ModelListener {
       else if (outcome === 'budget') await new Promise<void>((resolve) => setImmediate(resolve));
     }
     this.recorder.advanceTo(this.endUs);
-    return { elapsedUs: this.endUs, interrupted, loop: 'open', gauges: Object.values(RUN_GAUGES), model: this.details() };
+    return { elapsedUs: this.endUs, interrupted, loop: 'open', gauges: [...Object.values(RUN_GAUGES), ...this.model.gaugeSpecs()], model: this.details() };
   }
 
   handle(code: number): void {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Topology, TopologySchema } from '../model/topology.ts';
+import { type Topology, TopologySchema } from './topology/index.ts';
 import { checkProfile } from './checks.ts';
 import { sha256Hex } from './fingerprint.ts';
 import { type PathIssue, type PathSegment, type ProfileIssue, ProfileError, formatPath } from './issues.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HASH_NAMES, TopologySchema } from '../model/topology.ts';
+import { HASH_NAMES, TopologySchema } from './topology/index.ts';
 import { sizeDistribution } from './distribution.ts';
 import { parseTarget, TARGET_FORMS, TargetError } from './target.ts';
 import { duration, rate, share } from './units.ts';

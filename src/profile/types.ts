@@ -1,4 +1,4 @@
-import type { Topology } from '../model/topology.ts';
+import type { Topology } from './topology/index.ts';
 import type { ParsedProfile } from './schema.ts';
 
 /** A validated profile with every default applied, durations in µs and the topology loaded. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ShardedLru } from '../../src/model/core/lru.ts';
+import { ShardedLru } from '../../src/model/components/cache/lru.ts';
 import { hashKey } from '../../src/model/hash/index.ts';
+import { cacheKind } from '../../src/model/components/cache/kind.ts';
 import { Model } from '../../src/model/model.ts';
 import { createSchedule } from '../../src/schedule/index.ts';
 import { runModel, testProfile } from './support/run.ts';
@@ -38,10 +39,10 @@ describe('cache placement and warm-up', () => {
     topology: cachedTopology({ hash: 'fnv1a_32', capacity: 10, warm: true }),
   });
   const model = new Model(profile.topology, createSchedule(profile).plan, 1, { userCompleted: () => undefined });
-  const cache = model.parts.caches[0]!;
+  const cache = model.parts.wiring.all(cacheKind)[0]!;
 
   it('places a key on hash(name) mod shards', () => {
-    for (const key of [0, 1, 17, 999]) expect(cache.shardOf(key)).toBe(hashKey('fnv1a_32', `item:${key}`) % 4);
+    for (const key of [0, 1, 17, 999]) expect(cache.placement.shardOf(key)).toBe(hashKey('fnv1a_32', `item:${key}`) % 4);
   });
 
   it('a warm cache starts with each shard full of its most popular keys', () => {
@@ -49,7 +50,7 @@ describe('cache placement and warm-up', () => {
     for (let key = 0; key < 10; key++) expect(cache.lru.has(key)).toBe(true);
     // The 10th most popular key of each shard is in, the next one on that shard is not.
     for (let shard = 0; shard < 4; shard++) {
-      const keys = Array.from({ length: 1000 }, (_, k) => k).filter((k) => cache.shardOf(k) === shard);
+      const keys = Array.from({ length: 1000 }, (_, k) => k).filter((k) => cache.placement.shardOf(k) === shard);
       expect(cache.lru.has(keys[9]!)).toBe(true);
       expect(cache.lru.has(keys[10]!)).toBe(false);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KetamaRing } from '../../src/model/core/ring.ts';
+import { KetamaRing } from '../../src/model/components/cache/ring.ts';
 import { hashKey, md5_32 } from '../../src/model/hash/index.ts';
 
 const ring = (n: number) => {

@@ -1,6 +1,6 @@
-import { KetamaRing } from '../../model/core/ring.ts';
+import { KetamaRing } from '../../model/components/cache/ring.ts';
 import { hashKey } from '../../model/hash/index.ts';
-import type { HashName } from '../../model/topology.ts';
+import type { HashName } from '../../profile/topology/index.ts';
 import type { Keyspace } from '../../schedule/types.ts';
 import type { ServerAddress } from '../index.ts';
 

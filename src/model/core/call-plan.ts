@@ -1,5 +1,5 @@
-import type { CacheNode } from './cache.ts';
-import type { ClientGroupModel } from './client-group.ts';
+import type { CacheNode } from '../components/cache/cache.ts';
+import type { ClientGroupModel } from '../components/client-group/client-group.ts';
 
 /** One entry of a service's `calls`, resolved to runtime objects at build time. */
 export interface CallPlan {

@@ -1,7 +1,7 @@
-import type { CacheNode } from './cache.ts';
+import type { CacheNode } from '../components/cache/cache.ts';
 import type { CallPlan } from './call-plan.ts';
-import type { ClientGroupModel } from './client-group.ts';
-import type { ServiceNode } from './service.ts';
+import type { ClientGroupModel } from '../components/client-group/client-group.ts';
+import type { ServiceNode } from '../components/service/service.ts';
 
 export const CALL_FREE = 0;
 /** Waiting in the pool's FIFO for a connection. */

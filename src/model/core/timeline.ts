@@ -1,9 +1,9 @@
 import type { EventHandler, Simulation } from '../engine/simulation.ts';
-import type { TimelineEvent } from '../topology.ts';
-import type { CacheNode } from './cache.ts';
-import type { ClientGroupModel } from './client-group.ts';
-import type { DatabaseNode } from './database.ts';
-import type { ServiceNode } from './service.ts';
+import type { TimelineEvent } from '../../profile/topology/index.ts';
+import type { CacheNode } from '../components/cache/cache.ts';
+import type { ClientGroupModel } from '../components/client-group/client-group.ts';
+import type { DatabaseNode } from '../components/database/database.ts';
+import type { ServiceNode } from '../components/service/service.ts';
 
 const EV_ADD_SHARD = 1;
 const EV_REMOVE_SHARD = 2;

@@ -1,4 +1,4 @@
-import type { HashName } from '../topology/cache.ts';
+import type { HashName } from '../../profile/topology/cache.ts';
 import { fnv1_32, fnv1a_32 } from './fnv.ts';
 import { md5_32 } from './md5.ts';
 import { murmur3_32 } from './murmur3.ts';

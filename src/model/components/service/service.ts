@@ -1,13 +1,13 @@
-import type { EventHandler } from '../engine/simulation.ts';
-import { IntDeque } from '../engine/int-deque.ts';
-import type { Sampler } from '../../schedule/sample.ts';
-import type { CallFlow } from './call-flow.ts';
-import type { CallPlan } from './call-plan.ts';
-import type { ClientGroupModel } from './client-group.ts';
-import type { ModelContext, ModelNode } from './context.ts';
+import type { EventHandler } from '../../engine/simulation.ts';
+import { IntDeque } from '../../engine/int-deque.ts';
+import type { Sampler } from '../../../schedule/sample.ts';
+import type { CallFlow } from '../../core/call-flow.ts';
+import type { CallPlan } from '../../core/call-plan.ts';
+import type { ClientGroupModel } from '../client-group/client-group.ts';
+import type { ModelContext, ModelNode } from '../../core/context.ts';
 import type { ProcessState } from './process.ts';
-import { CONNECTION_REFUSED, CONNECTION_RESET, EXPIRED, QUEUE_FULL } from './reasons.ts';
-import { TASK_QUEUED, TASK_REJECTED, TASK_RUNNING, type Call, type Task } from './records.ts';
+import { CONNECTION_REFUSED, CONNECTION_RESET, EXPIRED, QUEUE_FULL } from '../../core/reasons.ts';
+import { TASK_QUEUED, TASK_REJECTED, TASK_RUNNING, type Call, type Task } from '../../core/records.ts';
 
 const EV_SERVICE_DONE = 1;
 const EV_REJECT = 2;

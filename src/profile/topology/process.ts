@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { duration } from '../../profile/units.ts';
+import { duration } from '../units.ts';
 
 /**
  * Process state of a service: what dies with the process (heap, threads, queued work, its client

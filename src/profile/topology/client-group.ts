@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countOrInfinite, duration, durationOrInfinite } from '../../profile/units.ts';
+import { countOrInfinite, duration, durationOrInfinite } from '../units.ts';
 import { componentName } from './common.ts';
 
 /**

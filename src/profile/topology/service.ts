@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timeDistribution } from '../../profile/distribution.ts';
+import { timeDistribution } from '../distribution.ts';
 import { componentName, positiveCountOrInfinite, QueueSchema } from './common.ts';
 import { ErrorLogSchema, GcSchema, MemorySchema } from './process.ts';
 

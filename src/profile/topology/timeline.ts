@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countOrInfinite, duration } from '../../profile/units.ts';
+import { countOrInfinite, duration } from '../units.ts';
 import { componentName } from './common.ts';
 
 const at = duration.meta({ description: 'When, from the start of the run (warm-up included).' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countOrInfinite, durationOrInfinite } from '../../profile/units.ts';
+import { countOrInfinite, durationOrInfinite } from '../units.ts';
 
 /** Component names become gauge suffixes (`queueDepth.<service>`), so no dots or spaces. */
 export const componentName = z

@@ -1,4 +1,4 @@
-import type { Rng } from '../../schedule/rng.ts';
+import type { Rng } from '../../../schedule/rng.ts';
 
 export class HotKeyStats {
   sampled = 0;

@@ -1,4 +1,4 @@
-import { md5Digest } from '../hash/md5.ts';
+import { md5Digest } from '../../hash/md5.ts';
 
 /** Points per server on a ketama ring: 40 MD5 digests × 4 points (libmemcached, twemproxy). */
 const POINTS_PER_SERVER = 160;

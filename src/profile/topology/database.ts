@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { timeDistribution } from '../../profile/distribution.ts';
-import { countOrInfinite } from '../../profile/units.ts';
+import { timeDistribution } from '../distribution.ts';
+import { countOrInfinite } from '../units.ts';
 
 export const DatabaseSchema = z
   .strictObject({

@@ -1,5 +1,5 @@
-import { IntDeque } from '../engine/int-deque.ts';
-import type { HostState } from './host.ts';
+import { IntDeque } from '../../engine/int-deque.ts';
+import type { HostState } from '../host/host.ts';
 
 /**
  * Connections of one client instance to one destination node. Connections have no identity — one

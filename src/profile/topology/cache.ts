@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { sizeDistribution, timeDistribution } from '../../profile/distribution.ts';
-import { countOrInfinite, duration, durationOrInfinite } from '../../profile/units.ts';
+import { sizeDistribution, timeDistribution } from '../distribution.ts';
+import { countOrInfinite, duration, durationOrInfinite } from '../units.ts';
 import { positiveCountOrInfinite, QueueSchema } from './common.ts';
 
 export const HASH_NAMES = ['fnv1_32', 'fnv1a_32', 'murmur3', 'md5'] as const;

@@ -1,13 +1,13 @@
-import { DeadlineQueue } from '../engine/deadline-queue.ts';
-import type { EventHandler } from '../engine/simulation.ts';
-import { Rng, deriveSeed } from '../../schedule/rng.ts';
-import type { ClientGroup } from '../topology.ts';
-import type { ModelContext } from './context.ts';
-import type { HostState } from './host.ts';
+import { DeadlineQueue } from '../../engine/deadline-queue.ts';
+import type { EventHandler } from '../../engine/simulation.ts';
+import { Rng, deriveSeed } from '../../../schedule/rng.ts';
+import type { ClientGroup } from '../../../profile/topology/index.ts';
+import type { ModelContext } from '../../core/context.ts';
+import type { HostState } from '../host/host.ts';
 import { HotKeyCache } from './hot-keys.ts';
 import { Pool } from './pool.ts';
-import { CHECKOUT_TIMEOUT, CONNECTION_REFUSED, DIAL_ERROR, POOL_DISABLED, TIMEOUT } from './reasons.ts';
-import { CALL_BACKOFF, CALL_DIALING, CALL_SENT, CALL_WAITING, type Call } from './records.ts';
+import { CHECKOUT_TIMEOUT, CONNECTION_REFUSED, DIAL_ERROR, POOL_DISABLED, TIMEOUT } from '../../core/reasons.ts';
+import { CALL_BACKOFF, CALL_DIALING, CALL_SENT, CALL_WAITING, type Call } from '../../core/records.ts';
 
 const EV_CONNECTED = 1;
 const EV_BACKOFF_DONE = 2;

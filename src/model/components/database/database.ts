@@ -1,9 +1,9 @@
-import type { EventHandler } from '../engine/simulation.ts';
-import { IntDeque } from '../engine/int-deque.ts';
-import type { Sampler } from '../../schedule/sample.ts';
-import type { ModelContext, ModelNode } from './context.ts';
-import { QUEUE_FULL, RATE_LIMITED } from './reasons.ts';
-import { STAGE_MISS, STAGE_PRIMARY, TASK_QUEUED, TASK_REJECTED, TASK_RUNNING, type Call, type Task } from './records.ts';
+import type { EventHandler } from '../../engine/simulation.ts';
+import { IntDeque } from '../../engine/int-deque.ts';
+import type { Sampler } from '../../../schedule/sample.ts';
+import type { ModelContext, ModelNode } from '../../core/context.ts';
+import { QUEUE_FULL, RATE_LIMITED } from '../../core/reasons.ts';
+import { STAGE_MISS, STAGE_PRIMARY, TASK_QUEUED, TASK_REJECTED, TASK_RUNNING, type Call, type Task } from '../../core/records.ts';
 
 const EV_OP_DONE = 1;
 const EV_REJECT = 2;

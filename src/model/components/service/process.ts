@@ -1,4 +1,4 @@
-import type { Service } from '../topology.ts';
+import type { Service } from '../../../profile/topology/index.ts';
 
 type Memory = NonNullable<Service['memory']>;
 

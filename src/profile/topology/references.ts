@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { TopologyShape } from '../topology.ts';
+import type { TopologyShape } from './index.ts';
 
 type Issue = { path: (string | number)[]; message: string };
 

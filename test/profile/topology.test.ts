@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TopologySchema } from '../../src/model/topology.ts';
+import { TopologySchema } from '../../src/profile/topology/index.ts';
 import { loadProfile } from '../../src/profile/load.ts';
 
 const minimal = { entry: 'api', services: { api: { workers: 8, serviceTime: { type: 'exponential', mean: '1ms' } } } };

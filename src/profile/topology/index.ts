@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import { CacheSchema } from './topology/cache.ts';
-import { ClientGroupSchema, HostSchema } from './topology/client-group.ts';
-import { componentName } from './topology/common.ts';
-import { DatabaseSchema } from './topology/database.ts';
-import { addReferenceIssues } from './topology/references.ts';
-import { ServiceSchema } from './topology/service.ts';
-import { TimelineEventSchema } from './topology/timeline.ts';
+import { CacheSchema } from './cache.ts';
+import { ClientGroupSchema, HostSchema } from './client-group.ts';
+import { componentName } from './common.ts';
+import { DatabaseSchema } from './database.ts';
+import { addReferenceIssues } from './references.ts';
+import { ServiceSchema } from './service.ts';
+import { TimelineEventSchema } from './timeline.ts';
 
-export { CacheSchema, HASH_NAMES, type Cache, type HashName } from './topology/cache.ts';
-export { ClientGroupSchema, HostSchema, PoolSchema, RetriesSchema, type ClientGroup, type Host, type Pool, type Retries } from './topology/client-group.ts';
-export { QueueSchema, type Queue } from './topology/common.ts';
-export { DatabaseSchema, type Database } from './topology/database.ts';
-export { CallSchema, ServiceSchema, type Call, type Service } from './topology/service.ts';
-export { TimelineEventSchema, type TimelineEvent } from './topology/timeline.ts';
+export { CacheSchema, HASH_NAMES, type Cache, type HashName } from './cache.ts';
+export { ClientGroupSchema, HostSchema, PoolSchema, RetriesSchema, type ClientGroup, type Host, type Pool, type Retries } from './client-group.ts';
+export { QueueSchema, type Queue } from './common.ts';
+export { DatabaseSchema, type Database } from './database.ts';
+export { CallSchema, ServiceSchema, type Call, type Service } from './service.ts';
+export { TimelineEventSchema, type TimelineEvent } from './timeline.ts';
 
 /** A name, or a map with a `default` plus overrides; used by `entry` (per request kind) and `caller` (per profile client). */
 function nameOrMap(what: string, keyedBy: string) {

@@ -1,6 +1,6 @@
-import { DeadlineQueue, type DeadlineOwner } from '../engine/deadline-queue.ts';
-import type { Simulation } from '../engine/simulation.ts';
-import type { ConnectionTotals } from './context.ts';
+import { DeadlineQueue, type DeadlineOwner } from '../../engine/deadline-queue.ts';
+import type { Simulation } from '../../engine/simulation.ts';
+import type { ConnectionTotals } from '../../core/context.ts';
 
 /**
  * One host's kernel connection state: for every (machine, destination node) 4-tuple space, the

@@ -1,0 +1,317 @@
+import type { EventHandler } from '../../engine/simulation.ts';
+import { IntDeque } from '../../engine/int-deque.ts';
+import type { Sampler } from '../../../schedule/sample.ts';
+import type { Keyspace } from '../../../schedule/types.ts';
+import type { Rng } from '../../../schedule/rng.ts';
+import type { Cache } from '../../../profile/topology/index.ts';
+import type { ClientGroupModel } from '../client-group/client-group.ts';
+import type { ModelContext, ModelNode } from '../../core/context.ts';
+import { CONNECTION_REFUSED, CONNECTION_RESET, QUEUE_FULL } from '../../core/reasons.ts';
+import { STAGE_FILL, TASK_QUEUED, TASK_REJECTED, TASK_RUNNING, type Call, type Task } from '../../core/records.ts';
+import { CpuQuota } from './cpu-quota.ts';
+import { ShardedLru } from './lru.ts';
+import { ShardMemory } from './memory.ts';
+import { ShardNics } from './nic.ts';
+import { ShardPlacement } from './placement.ts';
+import { warmShards } from './warm.ts';
+
+const EV_OP_DONE = 1;
+const EV_REJECT = 2;
+const EV_SENT = 3;
+const EV_OOM = 4;
+const EV_RESTART = 5;
+
+export class CacheStats {
+  gets = 0;
+  hits = 0;
+  sets = 0;
+  rejected = 0;
+  /** Bytes put on the wire by every shard's NIC. */
+  bytesSent = 0;
+  /** Membership changes (shards added or removed). */
+  membershipChanges = 0;
+  /** Shards OOM-killed, and restarted (empty). */
+  oomKills = 0;
+  restarts = 0;
+  /** Requests refused by a dead shard, or lost in its queue when it died. */
+  refused = 0;
+  /** Requests lost to packet loss (the client times out). */
+  lost = 0;
+  /** Ops that had to wait for the next CPU-quota period. */
+  throttled = 0;
+  /** Hits on a copy older than the key's newest version (copies: true). */
+  staleReads = 0;
+}
+
+/** One cache, built from its topology section. */
+export interface CacheConfig {
+  name: string;
+  spec: Cache;
+  /** Global index of shard 0; shard s is node nodeBase + s. */
+  nodeBase: number;
+  /** Shard slots: the initial shards plus every shard the timeline may add. */
+  slots: number;
+  keyspace: Keyspace;
+  serviceTime: Sampler;
+  valueSize: Sampler;
+  hotValueSize: Sampler;
+  /** Decides which requests packet loss drops. */
+  lossRng: Rng;
+}
+
+/**
+ * A sharded cache (memcached-like): per shard `workers` threads and a queue in front of its parts —
+ * placement (which shard holds a key, through modulo or a ketama ring; a membership change
+ * re-places keys, and moved keys miss until filled on their new shard), the LRU key sets, the NICs
+ * that send replies FIFO at their bandwidth, host memory (OOM kills) and the CPU quota. A get is a
+ * hit when the key is present at the end of its service time; a set inserts it.
+ */
+export class CacheNode implements ModelNode, EventHandler {
+  readonly name: string;
+  readonly stats = new CacheStats();
+  readonly nodeBase: number;
+  readonly slots: number;
+  readonly busy: Int32Array;
+  readonly queues: IntDeque[];
+  readonly lru: ShardedLru;
+  readonly placement: ShardPlacement;
+  readonly nics: ShardNics;
+  readonly memory: ShardMemory;
+  /** Null: no CPU quota. */
+  private readonly quota: CpuQuota | null;
+  /** Service-time multiplier (a capacity dip). */
+  slowdown = 1;
+  /** Injected latency added to every op (timeline `latency`). */
+  extraLatencyUs = 0;
+  private readonly spec: Cache;
+  private readonly workers: number;
+  private readonly queueLimit: number;
+  private readonly lifo: boolean;
+  private readonly connectionOverhead: number;
+  private readonly serviceTime: Sampler;
+  private readonly lossRng: Rng;
+  private readonly handlerId: number;
+
+  constructor(
+    private readonly ctx: ModelContext,
+    config: CacheConfig,
+  ) {
+    const { spec, slots, keyspace } = config;
+    this.name = config.name;
+    this.spec = spec;
+    this.workers = spec.workers;
+    this.queueLimit = spec.queue.limit;
+    this.lifo = spec.queue.discipline === 'lifo';
+    this.connectionOverhead = spec.connectionOverhead;
+    this.nodeBase = config.nodeBase;
+    this.slots = slots;
+    this.serviceTime = config.serviceTime;
+    this.lossRng = config.lossRng;
+    this.busy = new Int32Array(slots);
+    this.queues = Array.from({ length: slots }, () => new IntDeque(16));
+    this.lru = new ShardedLru(keyspace.count + keyspace.hotKeys.length, slots, spec.capacity, spec.copies);
+    this.placement = new ShardPlacement({ cacheName: config.name, hash: spec.hash, placement: spec.placement, shards: spec.shards, slots, keyspace });
+    this.nics = new ShardNics({ bandwidth: spec.nic, replyOverhead: spec.replyOverhead, slots, keyspace, valueSize: config.valueSize, hotValueSize: config.hotValueSize }, this.stats);
+    this.memory = new ShardMemory(spec.memory, slots, {
+      connections: (shard) => ctx.connections[this.nodeBase + shard]!,
+      requests: (shard) => this.queues[shard]!.size + this.busy[shard]!,
+    });
+    this.quota = spec.cpuQuota ? new CpuQuota(spec.cpuQuota.cores * spec.cpuQuota.period, spec.cpuQuota.period, slots, this.stats) : null;
+    this.handlerId = ctx.sim.register(this);
+    if (spec.warm) warmShards(this.lru, this.placement.active, keyspace.count, (key) => this.placement.shardOf(key));
+  }
+
+  /** Shards in the cluster now. */
+  get shards(): number {
+    return this.placement.active;
+  }
+
+  nodeOfKey(key: number): number {
+    return this.nodeBase + this.placement.shardOf(key);
+  }
+
+  /**
+   * The key's node in one client instance's view that excludes the nodes it marked dead: the next
+   * live server on the ketama ring (modulo placement: hash mod live servers). -1 when that instance
+   * holds every node for dead.
+   */
+  nodeOfKeyAvoiding(key: number, group: ClientGroupModel, instance: number): number {
+    const base = this.nodeBase;
+    const shard = this.placement.shardAvoiding(key, (s) => !group.isMarkedDown(instance, base + s));
+    return shard < 0 ? -1 : base + shard;
+  }
+
+  /** A read-through fill: the backing store's completed read lands in the key's shard (no client involved). */
+  fillThrough(key: number): void {
+    const shard = this.placement.shardOf(key);
+    if (this.memory.dead[shard] === 1) return;
+    this.stats.sets++;
+    this.lru.insert(key, shard);
+    if (this.lru.copies) this.lru.version[this.lru.entry(key, shard)] = this.ctx.keyVersion[key]!;
+  }
+
+  /** Every shard loses its contents (a restart of the whole tier, a flush). */
+  flush(): void {
+    for (let shard = 0; shard < this.slots; shard++) this.lru.clear(shard);
+  }
+
+  /** Membership change: `delta` shards join (> 0) or the highest-numbered leave (< 0). Keys are re-placed lazily. */
+  resize(delta: number): void {
+    if (this.placement.resize(delta)) this.stats.membershipChanges++;
+  }
+
+  /** Restarts one dead shard (empty), back into the ring; false when none is dead. */
+  restoreOne(): boolean {
+    for (let shard = 0; shard < this.slots; shard++) {
+      if (this.memory.dead[shard] !== 1) continue;
+      this.restart(shard);
+      return true;
+    }
+    return false;
+  }
+
+  /** Memory of the worst shard now, as a share of what it can allocate. */
+  memoryPressure(): number {
+    return this.memory.pressure();
+  }
+
+  /** Bytes queued on the busiest shard's NIC, as the time it needs to send them (µs). */
+  nicBacklogUs(): number {
+    return this.nics.backlogUs(this.ctx.sim.nowUs);
+  }
+
+  accept(call: Call, node: number): void {
+    const task = this.ctx.tasks.alloc();
+    const shard = node - this.nodeBase;
+    task.originCall = call.id;
+    task.originGen = call.gen;
+    task.key = call.key;
+    task.shard = shard;
+    task.isSet = call.stage === STAGE_FILL;
+    task.reason = 0;
+    if (this.memory.dead[shard] === 1) {
+      this.stats.refused++;
+      return this.reject(task, CONNECTION_REFUSED);
+    }
+    const loss = this.spec.packetLoss;
+    if (loss !== undefined && shard < loss.shards && this.lossRng.next() < loss.probability) {
+      // Dropped on the way: no reply ever comes, the client's timeout decides.
+      this.stats.lost++;
+      this.ctx.freeTask(task);
+      return;
+    }
+    if (this.busy[shard]! < this.workers) {
+      this.start(task);
+      return this.checkMemory(shard);
+    }
+    const queue = this.queues[shard]!;
+    if (queue.size < this.queueLimit) {
+      task.state = TASK_QUEUED;
+      queue.pushBack(task.id);
+      return this.checkMemory(shard);
+    }
+    this.stats.rejected++;
+    this.reject(task, QUEUE_FULL);
+  }
+
+  handle(code: number, taskId: number): void {
+    if (code === EV_OOM) return this.kill(taskId);
+    if (code === EV_RESTART) return this.restart(taskId);
+    const task = this.ctx.tasks.items[taskId]!;
+    if (code === EV_REJECT) {
+      this.ctx.flow.reply(task.originCall, task.originGen, task.reason, false);
+      this.ctx.freeTask(task);
+      return;
+    }
+    if (code === EV_SENT) return this.replied(task);
+    const shard = task.shard;
+    const hit = task.isSet ? this.set(task.key, shard) : this.get(task.key, shard);
+    task.reason = 0;
+    task.isSet = hit; // from here on: whether the reply carries the value
+    this.busy[shard]!--;
+    const queue = this.queues[shard]!;
+    if (queue.size > 0) this.start(this.ctx.tasks.items[this.lifo ? queue.popBack() : queue.popFront()]!);
+    if (this.nics.unlimited) return this.replied(task);
+    // The worker has written the reply into the socket; the NIC sends replies in order.
+    this.ctx.sim.at(this.nics.send(shard, task.key, hit, this.ctx.sim.nowUs), this.handlerId, EV_SENT, task.id);
+  }
+
+  /** A set at the end of its service time; never a hit. */
+  private set(key: number, shard: number): boolean {
+    this.stats.sets++;
+    if (this.memory.dead[shard] !== 1) {
+      this.lru.insert(key, shard);
+      if (this.lru.copies) this.lru.version[this.lru.entry(key, shard)] = this.ctx.keyVersion[key]!;
+    }
+    return false;
+  }
+
+  private get(key: number, shard: number): boolean {
+    this.stats.gets++;
+    const hit = this.lru.touch(key, shard);
+    if (hit) {
+      this.stats.hits++;
+      if (this.lru.copies && this.lru.version[this.lru.entry(key, shard)]! < this.ctx.keyVersion[key]!) this.stats.staleReads++;
+    }
+    return hit;
+  }
+
+  private replied(task: Task): void {
+    this.ctx.flow.reply(task.originCall, task.originGen, 0, task.isSet);
+    this.ctx.freeTask(task);
+  }
+
+  private start(task: Task): void {
+    task.state = TASK_RUNNING;
+    this.busy[task.shard]!++;
+    let factor = this.slowdown;
+    if (this.connectionOverhead > 0) factor *= 1 + (this.connectionOverhead * this.ctx.connections[this.nodeBase + task.shard]!) / 1000;
+    let us = this.serviceTime();
+    if (factor !== 1) us = Math.round(us * factor);
+    us += this.extraLatencyUs;
+    this.ctx.sim.after(this.quota !== null ? this.quota.delayUs(task.shard, us, this.ctx.sim.nowUs) : us, this.handlerId, EV_OP_DONE, task.id);
+  }
+
+  private reject(task: Task, reason: number): void {
+    task.state = TASK_REJECTED;
+    task.reason = reason;
+    this.ctx.sim.after(0, this.handlerId, EV_REJECT, task.id);
+  }
+
+  private checkMemory(shard: number): void {
+    if (this.memory.crossedLimit(shard)) this.ctx.sim.after(0, this.handlerId, EV_OOM, shard);
+  }
+
+  /**
+   * The shard's host ran out of (fragmented) memory: its contents are gone, what waited in its
+   * queue is reset, and it refuses requests until restarted. The cluster manager takes it out of
+   * the ring only while few shards are dead (autoRemove).
+   */
+  private kill(shard: number): void {
+    if (!this.memory.kill(shard)) return;
+    this.stats.oomKills++;
+    this.lru.clear(shard);
+    const queue = this.queues[shard]!;
+    while (queue.size > 0) {
+      const task = this.ctx.tasks.items[queue.popFront()]!;
+      this.stats.refused++;
+      this.reject(task, CONNECTION_RESET);
+    }
+    const auto = this.spec.autoRemove;
+    if (auto !== undefined && this.memory.deadCount <= auto.maxDead && this.placement.isMember(shard) && this.placement.active > 1) {
+      this.placement.leave(shard);
+      this.stats.membershipChanges++;
+    }
+    const delay = this.memory.restartDelayUs;
+    if (Number.isFinite(delay)) this.ctx.sim.after(delay, this.handlerId, EV_RESTART, shard);
+  }
+
+  private restart(shard: number): void {
+    if (!this.memory.revive(shard)) return;
+    this.stats.restarts++;
+    if (!this.placement.isMember(shard)) {
+      this.placement.join(shard);
+      this.stats.membershipChanges++;
+    }
+  }
+}

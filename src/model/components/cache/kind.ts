@@ -1,0 +1,112 @@
+import { defineGauge, gaugeKey, SHARED_GAUGES } from '../../../recorder/gauges.ts';
+import { createSampler } from '../../../schedule/sample.ts';
+import { shardSlots } from '../../core/timeline.ts';
+import type { ComponentKind, ModelComponent } from '../component.ts';
+import { CacheNode, type CacheStats } from './cache.ts';
+
+const SHARDS = defineGauge('shards', 'count', 'cache', 'shards in the ring at the sample');
+const STALE_READS = defineGauge('staleReads', 'count', 'cache', 'hits on an out-of-date copy, since the start');
+const THROTTLED_OPS = defineGauge('throttledOps', 'count', 'cache', 'ops that waited for the next CPU-quota period, since the start');
+const SHARD_CONNECTIONS_MAX = defineGauge('shardConnectionsMax', 'count', 'connections', 'open connections to the busiest shard at the sample');
+const DEAD_SHARDS = defineGauge('deadShards', 'count', 'cache', 'shards OOM-killed and not restarted at the sample');
+const MEMORY_PRESSURE = defineGauge('memoryPressure', 'ratio', 'cache', 'memory of the worst live shard as a share of what it can allocate');
+const NIC_BACKLOG_MS = defineGauge('nicBacklogMs', 'ms', 'cache', 'time the busiest shard NIC needs to send what is queued on it');
+
+export type CacheDetails = CacheStats & { shards: number; copiesOfTop100?: { mean: number; max: number }; misses: number; hitRatio: number; evictions: number };
+
+/** Sharded look-aside caches: one node per shard slot (initial shards plus those the timeline adds). */
+export const cacheKind: ComponentKind<CacheNode> = {
+  section: 'caches',
+  nodeSlots: (name, wiring) => shardSlots(name, wiring.topology.caches[name]!.shards, wiring.topology.timeline),
+  build(wiring) {
+    const { ctx, topology, plan } = wiring;
+    if (Object.values(topology.caches).some((c) => c.copies)) ctx.keyVersion = new Uint32Array(plan.keyspace.count + plan.keyspace.hotKeys.length);
+    for (const [name, spec] of Object.entries(topology.caches)) {
+      const r = wiring.rng(`cache:${name}`);
+      // Value sizes draw from their own stream, so turning the NIC on does not shift service times.
+      const values = wiring.rng(`cache:${name}:values`);
+      const valueSize = createSampler(spec.valueSize, values);
+      const hotValueSize = spec.hotKeyValueSize ? createSampler(spec.hotKeyValueSize, values) : valueSize;
+      const nodeBase = wiring.firstNode(name);
+      const slots = wiring.nodeSlots(name);
+      const serviceTime = createSampler(spec.serviceTime, r);
+      const cache = new CacheNode(ctx, { name, spec, nodeBase, slots, keyspace: plan.keyspace, serviceTime, valueSize, hotValueSize, lossRng: wiring.rng(`cache:${name}:loss`) });
+      ctx.connectionLimit.fill(spec.connectionLimit, nodeBase, nodeBase + slots);
+      wiring.add(cacheKind, cache, cacheComponent(cache, ctx.connections));
+    }
+  },
+};
+
+function cacheComponent(cache: CacheNode, connections: Int32Array): ModelComponent<CacheDetails> {
+  const name = cache.name;
+  const key = {
+    hitRatio: gaugeKey(SHARED_GAUGES.hitRatio, name),
+    shards: gaugeKey(SHARDS, name),
+    staleReads: gaugeKey(STALE_READS, name),
+    throttledOps: gaugeKey(THROTTLED_OPS, name),
+    shardConnectionsMax: gaugeKey(SHARD_CONNECTIONS_MAX, name),
+    deadShards: gaugeKey(DEAD_SHARDS, name),
+    memoryPressure: gaugeKey(MEMORY_PRESSURE, name),
+    nicBacklogMs: gaugeKey(NIC_BACKLOG_MS, name),
+  };
+  const copies = cache.lru.copies;
+  let lastGets = 0;
+  let lastHits = 0;
+  return {
+    name,
+    gaugeSpecs: [
+      SHARED_GAUGES.hitRatio,
+      SHARDS,
+      ...(copies ? [STALE_READS] : []),
+      THROTTLED_OPS,
+      SHARD_CONNECTIONS_MAX,
+      // Both only move once memory is modelled (a dead shard is an OOM kill).
+      ...(cache.memory.modelled ? [DEAD_SHARDS, MEMORY_PRESSURE] : []),
+      NIC_BACKLOG_MS,
+    ],
+    gauges(into) {
+      // The hit ratio covers the time since the previous sample; 0 when the cache saw no get.
+      const stats = cache.stats;
+      const gets = stats.gets - lastGets;
+      const hits = stats.hits - lastHits;
+      into[key.hitRatio] = gets > 0 ? hits / gets : 0;
+      into[key.shards] = cache.shards;
+      if (copies) into[key.staleReads] = stats.staleReads;
+      into[key.throttledOps] = stats.throttled;
+      let conns = 0;
+      for (let s = 0; s < cache.slots; s++) conns = Math.max(conns, connections[cache.nodeBase + s]!);
+      into[key.shardConnectionsMax] = conns;
+      const pressure = cache.memoryPressure();
+      if (pressure > 0 || cache.memory.deadCount > 0) {
+        into[key.deadShards] = cache.memory.deadCount;
+        into[key.memoryPressure] = pressure;
+      }
+      into[key.nicBacklogMs] = cache.nicBacklogUs() / 1000;
+      lastGets = stats.gets;
+      lastHits = stats.hits;
+    },
+    details: () => {
+      const stats = cache.stats;
+      return {
+        ...stats,
+        shards: cache.shards,
+        ...(copies ? { copiesOfTop100: copiesOfTop(cache, 100) } : {}),
+        misses: stats.gets - stats.hits,
+        hitRatio: stats.gets > 0 ? stats.hits / stats.gets : 0,
+        evictions: cache.lru.evictions,
+      };
+    },
+  };
+}
+
+/** Shards holding a copy of each of the `n` most popular keys (ids are popularity ranks): mean and max. */
+function copiesOfTop(cache: CacheNode, n: number): { mean: number; max: number } {
+  let sum = 0;
+  let max = 0;
+  for (let key = 0; key < n; key++) {
+    const c = cache.lru.copiesOf(key);
+    sum += c;
+    max = Math.max(max, c);
+  }
+  return { mean: sum / n, max };
+}

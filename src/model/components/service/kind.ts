@@ -1,0 +1,121 @@
+import type { Service } from '../../../profile/topology/index.ts';
+import { defineGauge, gaugeKey } from '../../../recorder/gauges.ts';
+import { createSampler } from '../../../schedule/sample.ts';
+import type { CallPlan } from '../../core/call-plan.ts';
+import type { Wiring } from '../../core/wiring.ts';
+import { cacheKind } from '../cache/kind.ts';
+import { clientGroupKind } from '../client-group/kind.ts';
+import type { ComponentKind, ModelComponent } from '../component.ts';
+import { ProcessState, type ProcessStats } from './process.ts';
+import { ServiceNode, type ServiceStats } from './service.ts';
+
+const QUEUE_DEPTH = defineGauge('queueDepth', 'count', 'queues', 'requests waiting for a worker at the sample');
+const BUSY_WORKERS = defineGauge('busyWorkers', 'count', 'queues', 'workers holding a request at the sample');
+const CPU_QUEUE = defineGauge('cpuQueue', 'count', 'queues', 'requests holding a worker and waiting for a core at the sample');
+const THREADS = defineGauge('threads', 'count', 'process', 'OS threads of the process (base + blocked log writers) at the sample');
+const MEMORY_MB = defineGauge('memoryMb', 'mb', 'process', 'memory the process uses at the sample');
+const GC_SHARE = defineGauge('gcShare', 'ratio', 'process', 'share of CPU spent collecting garbage at the sample');
+const OOM_KILLS = defineGauge('oomKills', 'count', 'process', 'OOM kills since the start');
+const DOWN = defineGauge('down', 'count', 'process', '1 while the process is dead or restarting, else 0');
+const PROCESS_GAUGES = [THREADS, MEMORY_MB, GC_SHARE, OOM_KILLS, DOWN];
+
+export type ServiceDetails = ServiceStats & { meanQueueWaitUs: number; busyWorkers: number; queueDepth: number; process?: ProcessStats };
+
+/** Services: worker pools that make downstream calls (built last: their calls refer to groups, caches and databases). */
+export const serviceKind: ComponentKind<ServiceNode> = {
+  section: 'services',
+  nodeSlots: () => 1,
+  build(wiring) {
+    const entryServices = new Set(wiring.plan.kinds.map((kind) => wiring.entryOf(kind)));
+    for (const [name, spec] of Object.entries(wiring.topology.services)) {
+      const r = wiring.rng(`service:${name}`);
+      const calls = spec.calls.map((call, i) => callPlan(wiring, name, call, i));
+      const service = new ServiceNode(wiring.ctx, wiring.flow, {
+        name,
+        workers: spec.workers,
+        queueLimit: spec.queue.limit,
+        lifo: spec.queue.discipline === 'lifo',
+        serviceTime: createSampler(spec.serviceTime, r),
+        itemTime: spec.itemTime ? createSampler(spec.itemTime, r) : null,
+        calls,
+        isEntry: entryServices.has(name),
+        cpus: spec.cpus,
+        dropAfterUs: spec.queue.dropAfter,
+        process:
+          spec.memory || spec.gc || spec.errorLog || spec.threads > 0
+            ? new ProcessState(spec.threads, spec.memory ?? null, spec.gc?.cost ?? 0, spec.errorLog?.writeTime ?? 0, spec.errorLog?.every ?? 1)
+            : null,
+        restartDelayUs: spec.memory?.restartDelay ?? 0,
+        ownGroups: [...new Set(spec.calls.flatMap((c) => [c.via, ...(c.onMiss ? [c.onMiss.via] : [])]))].map((g) => wiring.get(clientGroupKind, g)),
+      });
+      wiring.add(serviceKind, service, serviceComponent(service));
+    }
+  },
+};
+
+/** One call entry, resolved to runtime objects; warns about request kinds the profile never sends. */
+function callPlan(wiring: Wiring, service: string, call: Service['calls'][number], index: number): CallPlan {
+  const kindsOfPlan = wiring.plan.kinds;
+  const toCache = wiring.has(cacheKind, call.to);
+  let kinds: Uint8Array | null = null;
+  if (call.kinds) {
+    kinds = new Uint8Array(kindsOfPlan.length);
+    for (const kind of call.kinds) {
+      const k = kindsOfPlan.indexOf(kind);
+      if (k >= 0) kinds[k] = 1;
+      else wiring.warnings.push(`services.${service}.calls[${index}].kinds: no request of kind "${kind}" in the profile`);
+    }
+  }
+  return {
+    group: wiring.get(clientGroupKind, call.via),
+    cache: toCache ? wiring.get(cacheKind, call.to) : null,
+    node: toCache ? -1 : wiring.firstNode(call.to),
+    kinds,
+    perItem: call.perItem,
+    onMiss: call.onMiss ? { group: wiring.get(clientGroupKind, call.onMiss.via), node: wiring.firstNode(call.onMiss.to), readThrough: call.onMiss.readThrough } : null,
+    fill: call.onMiss !== undefined && call.fill,
+    write: call.write,
+  };
+}
+
+function serviceComponent(service: ServiceNode): ModelComponent<ServiceDetails> {
+  const name = service.name;
+  const process = service.config.process;
+  const hasCpuQueue = Number.isFinite(service.config.cpus);
+  const key = {
+    queueDepth: gaugeKey(QUEUE_DEPTH, name),
+    busyWorkers: gaugeKey(BUSY_WORKERS, name),
+    threads: gaugeKey(THREADS, name),
+    memoryMb: gaugeKey(MEMORY_MB, name),
+    gcShare: gaugeKey(GC_SHARE, name),
+    oomKills: gaugeKey(OOM_KILLS, name),
+    down: gaugeKey(DOWN, name),
+    cpuQueue: gaugeKey(CPU_QUEUE, name),
+  };
+  return {
+    name,
+    gaugeSpecs: [QUEUE_DEPTH, BUSY_WORKERS, ...(process !== null ? PROCESS_GAUGES : []), ...(hasCpuQueue ? [CPU_QUEUE] : [])],
+    gauges(into) {
+      into[key.queueDepth] = service.queue.size;
+      into[key.busyWorkers] = service.busy;
+      if (process !== null) {
+        into[key.threads] = process.threads;
+        into[key.memoryMb] = Math.round(process.usedMb());
+        into[key.gcShare] = process.gcShare();
+        into[key.oomKills] = process.stats.oomKills;
+        into[key.down] = service.down ? 1 : 0;
+      }
+      if (hasCpuQueue) into[key.cpuQueue] = service.cpuQueue.size;
+    },
+    details: () => {
+      const stats = service.stats;
+      return {
+        ...stats,
+        meanQueueWaitUs: stats.started > 0 ? stats.queueWaitUs / stats.started : 0,
+        busyWorkers: service.busy,
+        queueDepth: service.queue.size,
+        ...(process ? { process: { ...process.stats } } : {}),
+      };
+    },
+  };
+}
