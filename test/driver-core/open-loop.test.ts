@@ -66,8 +66,8 @@ class LatenessMonitor implements SenderMonitor {
 interface Behaviour {
   /** From submit to the write on the wire (waiting for a connection). Default 0. */
   writeDelayMs?: (seq: number) => number;
-  /** From the write to the response (≥ 1: a timer); undefined never answers. */
-  responseMs: (seq: number) => number | undefined;
+  /** From the write (at `writtenAtMs`) to the response (≥ 1: a timer); undefined never answers. */
+  responseMs: (seq: number, writtenAtMs: number) => number | undefined;
   /** The pacer's thread is busy this long inside submit (a stalled event loop). Default 0. */
   stallMs?: (seq: number) => number;
 }
@@ -114,7 +114,7 @@ class FakeTransport implements Transport {
   private write(slot: number, seq: number): void {
     if (!this.open.has(slot)) return;
     this.run.markSent(slot, this.run.nowUs());
-    const responseMs = this.behaviour.responseMs(seq);
+    const responseMs = this.behaviour.responseMs(seq, this.clock.nowMs());
     if (responseMs !== undefined) this.clock.after(responseMs, () => this.answer(slot));
   }
 
@@ -253,5 +253,19 @@ describe('open-loop pacer: latency is measured from the intended time', () => {
     expect(recorder.all.latency.maxValue).toBe(latencyUs);
     expect(recorder.all.latency.totalCount).toBe(1);
     expect(recorder.serviceTime.maxValue).toBe(serviceUs);
+  });
+});
+
+describe('open-loop pacer: a target that stalls S ms every P ms', () => {
+  it('reports the analytic p99 b + S − 0.01·P exactly (to the histogram precision)', async () => {
+    // The derivation is in test/drivers/http.test.ts; there a real run can only be later than this.
+    const [S, P, b] = [100, 500, 1];
+    const stalling = (_seq: number, writtenAtMs: number) => b + Math.max(0, S - (writtenAtMs % P));
+    const { recorder } = await runOpenLoop(range(3000), { responseMs: stalling });
+    expect(recorder.ok.ok).toBe(3000);
+    const p99 = recorder.all.latency.getValueAtPercentile(99);
+    const analyticUs = (b + S - 0.01 * P) * 1000;
+    expect(Math.abs(p99 - analyticUs)).toBeLessThanOrEqual(analyticUs / 1000);
+    expect(recorder.all.latency.getValueAtPercentile(50)).toBeLessThanOrEqual(b * 1000 * 1.001);
   });
 });
