@@ -165,6 +165,17 @@ describe('open-loop pacer: the in-flight cap', () => {
   });
 });
 
+describe('open-loop pacer: intervals', () => {
+  it('closes each 10 ms interval on time, sampling the in-flight gauge then, and the last one at the end', async () => {
+    // Ten requests at 0..9 ms, each answered 100 ms later: ten in flight from 9 ms to 100 ms.
+    const { recorder, report } = await runOpenLoop(range(10), { responseMs: () => 100 });
+    expect(report.elapsedUs).toBe(109_000);
+    expect(recorder.intervals.map((i) => i.tMs)).toEqual(range(10, 0, 10));
+    expect(recorder.intervals.map((i) => i.gauges['inFlight'])).toEqual(Array(10).fill(10));
+    expect(recorder.intervals.map((i) => i.sent)).toEqual([10, ...Array(9).fill(0)]);
+  });
+});
+
 describe('open-loop pacer: drain', () => {
   // Three requests at 0, 1, 2 ms; the schedule is exhausted at 2 ms; the drain allows 50 ms more,
   // checked on the 5 ms housekeeping tick, so the run ends at the 55 ms tick.
