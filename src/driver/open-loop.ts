@@ -1,10 +1,10 @@
-import { performance } from 'node:perf_hooks';
 import { GENERATOR_GAUGES, GeneratorMonitor, generatorFigures, type GeneratorSnapshot } from '../generator/health.ts';
 import type { DriverReport, HttpTransportReport, MemcachedTransportReport } from '../recorder/driver-report.ts';
 import { SHARED_GAUGES, gaugeKey, type GaugeSpec } from '../recorder/gauges.ts';
 import { encodeIntoCompressedBase64 } from '../recorder/histograms.ts';
 import type { Recorder } from '../recorder/types.ts';
 import { emptyRequest, type Schedule, type ScheduledRequest } from '../schedule/types.ts';
+import { realClock, type Clock, type ClockTimer } from './clock.ts';
 import type { RunContext } from './types.ts';
 
 /**
@@ -59,13 +59,23 @@ export interface OpenLoopOptions {
   /** Housekeeping period (timeouts, interval closes), ms. */
   tickMs?: number;
   /**
-   * Called once the transport is connected; resolves to the run's start as performance.timeOrigin +
-   * performance.now() (ms), shared by every worker. Default: the run starts when connected.
+   * Called once the transport is connected; resolves to the run's start as epoch ms (the clock's
+   * origin + its reading), shared by every worker. Default: the run starts when connected.
    */
   awaitStart?: (() => Promise<number>) | undefined;
   /** Receives the generator's raw figures at the end, for merging across workers. */
   exportHealth?: ((raw: RawGeneratorHealth) => void) | undefined;
+  /** Time and wake-ups; virtual in tests. Default: performance.now() and Node's timers. */
+  clock?: Clock;
+  /**
+   * Watches the sending thread (lag, CPU) and holds the lateness histograms. Default: a
+   * GeneratorMonitor; tests on a virtual clock pass one that does not read the real process.
+   */
+  monitor?: SenderMonitor;
 }
+
+/** What the pacer needs of a generator monitor (GeneratorMonitor is the real one). */
+export type SenderMonitor = Pick<GeneratorMonitor, 'sendLateness' | 'dispatchLateness' | 'start' | 'sampleGauges' | 'stop' | 'snapshot'>;
 
 /**
  * Open-loop options as every real driver derives them: the cap from its profile section, a drain of
@@ -110,7 +120,7 @@ const SPIN_BELOW_US = 0;
  */
 export class OpenLoopRun {
   readonly recorder: Recorder;
-  readonly monitor = new GeneratorMonitor();
+  readonly monitor: SenderMonitor;
   readonly intendedAtUs: Float64Array;
   readonly sentAtUs: Float64Array;
   readonly client: Int32Array;
@@ -122,11 +132,11 @@ export class OpenLoopRun {
   readonly schedule: Schedule;
   private readonly pending = emptyRequest();
   private hasPending = false;
-  private t0Ms = performance.now();
+  private readonly clock: Clock;
+  private t0Ms: number;
   private transport!: Transport;
-  private wake: NodeJS.Timeout | NodeJS.Immediate | undefined;
-  private wakeIsTimer = false;
-  private housekeeping: NodeJS.Timeout | undefined;
+  private wake: ClockTimer | undefined;
+  private housekeeping: ClockTimer | undefined;
   private finish: (() => void) | undefined;
   private exhaustedAtUs = -1;
   private interrupted = false;
@@ -141,6 +151,9 @@ export class OpenLoopRun {
   ) {
     this.recorder = context.recorder;
     this.schedule = context.schedule;
+    this.clock = options.clock ?? realClock;
+    this.t0Ms = this.clock.nowMs();
+    this.monitor = options.monitor ?? new GeneratorMonitor();
     const cap = Math.max(1, options.inFlightCap);
     this.inFlightCap = cap;
     this.intendedAtUs = new Float64Array(cap);
@@ -155,7 +168,7 @@ export class OpenLoopRun {
 
   /** µs since the run started (integer). */
   nowUs(): number {
-    return Math.floor((performance.now() - this.t0Ms) * 1000);
+    return Math.floor((this.clock.nowMs() - this.t0Ms) * 1000);
   }
 
   get inFlight(): number {
@@ -187,7 +200,7 @@ export class OpenLoopRun {
     this.transport = transport;
     await transport.prepare();
     const startAt = this.options.awaitStart ? await this.options.awaitStart() : undefined;
-    this.t0Ms = startAt === undefined ? performance.now() : startAt - performance.timeOrigin;
+    this.t0Ms = startAt === undefined ? this.clock.nowMs() : startAt - this.clock.originEpochMs;
     this.warmupUs = this.schedule.plan.warmupUs;
     this.recorder.setGaugeSource(() => this.gauges());
     this.monitor.start();
@@ -198,7 +211,7 @@ export class OpenLoopRun {
     signal.addEventListener('abort', onAbort, { once: true });
     const done = new Promise<void>((resolve) => (this.finish = resolve));
     this.pull();
-    this.housekeeping = setInterval(() => this.housekeep(), this.options.tickMs ?? 5);
+    this.housekeeping = this.clock.every(this.options.tickMs ?? 5, () => this.housekeep());
     if (signal.aborted) onAbort();
     else this.loop();
     await done;
@@ -271,14 +284,9 @@ export class OpenLoopRun {
     }
     if (!this.hasPending) return;
     const waitUs = pending.intendedAtUs - this.nowUs();
-    if (waitUs < SPIN_BELOW_US) {
-      this.wakeIsTimer = false;
-      this.wake = setImmediate(this.loop);
-    } else {
-      // setTimeout fires no earlier than asked, rounded up to whole ms: ask for the whole ms before it.
-      this.wakeIsTimer = true;
-      this.wake = setTimeout(this.loop, Math.floor(waitUs / 1000));
-    }
+    // A negative delay wakes after pending I/O; a timer fires no earlier than asked, rounded up to
+    // whole ms: ask for the whole ms before it.
+    this.wake = this.clock.after(waitUs < SPIN_BELOW_US ? -1 : Math.floor(waitUs / 1000), this.loop);
   };
 
   private dispatch(request: ScheduledRequest, nowUs: number): void {
@@ -305,11 +313,8 @@ export class OpenLoopRun {
   }
 
   private stopTimers(): void {
-    if (this.wake !== undefined) {
-      if (this.wakeIsTimer) clearTimeout(this.wake as NodeJS.Timeout);
-      else clearImmediate(this.wake as NodeJS.Immediate);
-      this.wake = undefined;
-    }
-    if (this.housekeeping) clearInterval(this.housekeeping);
+    this.wake?.cancel();
+    this.wake = undefined;
+    this.housekeeping?.cancel();
   }
 }

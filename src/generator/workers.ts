@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
 import { RunStartError } from '../driver/index.ts';
 import type { RawGeneratorHealth } from '../driver/open-loop.ts';
 import type { Driver, RunContext } from '../driver/types.ts';
@@ -7,6 +6,7 @@ import type { DriverReport, TransportReport } from '../recorder/driver-report.ts
 import { decodeFromCompressedBase64, newHistogram } from '../recorder/histograms.ts';
 import { mergeRecorderParts, type RecorderPart } from '../recorder/merge.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
+import { WorkerThread, workerModule } from '../workers/thread.ts';
 import { generatorFigures } from './health.ts';
 import type { WorkerInput, WorkerOutput } from './worker-entry.ts';
 
@@ -27,20 +27,19 @@ export function createWorkerDriver(target: string, workers: number): Driver {
 async function runWorkers(context: RunContext, target: string, count: number): Promise<DriverReport> {
   const recorder = context.recorder;
   if (!(recorder instanceof RunRecorder)) throw new RunStartError('--workers needs the run recorder (merging encoded histograms)');
-  const entry = new URL('./worker-bootstrap.mjs', import.meta.url);
+  const entry = workerModule('./worker-entry.ts', import.meta.url);
   const threads = Array.from({ length: count }, (_, index) => {
     const workerData: WorkerInput = { profile: context.profile, target, index, count, intervalUs: recorder.intervalUs };
-    return new Worker(entry, { workerData });
+    return new WorkerThread<'ready' | WorkerOutput>(entry, `worker ${index}`, workerData);
   });
-  const abort = () => threads.forEach((t) => t.postMessage('abort'));
+  const abort = () => threads.forEach((t) => t.post('abort'));
   context.signal.addEventListener('abort', abort, { once: true });
   try {
-    const outcomes = threads.map((t, index) => lifecycle(t, index));
     // Workers load their modules (tsx compiles them) at their own pace; the clock starts for all at once after.
-    await Promise.all(outcomes.map((o) => o.ready));
+    await fromAll(threads.map((t) => t.next((m) => m === 'ready')));
     const startAtEpochMs = performance.timeOrigin + performance.now() + START_DELAY_MS;
-    for (const t of threads) t.postMessage({ start: startAtEpochMs });
-    const outputs = await Promise.all(outcomes.map((o) => o.done));
+    for (const t of threads) t.post({ start: startAtEpochMs });
+    const outputs = await fromAll(threads.map((t) => t.next((m): m is WorkerOutput => m !== 'ready')));
     mergeRecorderParts(recorder, outputs.map((o) => o.part));
     return mergeReports(outputs);
   } finally {
@@ -49,16 +48,11 @@ async function runWorkers(context: RunContext, target: string, count: number): P
   }
 }
 
-function lifecycle(worker: Worker, index: number): { ready: Promise<void>; done: Promise<WorkerOutput> } {
-  let ready!: () => void;
-  const readyPromise = new Promise<void>((resolve) => (ready = resolve));
-  const done = new Promise<WorkerOutput>((resolve, reject) => {
-    worker.on('message', (message: 'ready' | WorkerOutput) => (message === 'ready' ? ready() : resolve(message)));
-    worker.once('error', (error) => reject(new RunStartError(`worker ${index}: ${error.message}`)));
-    worker.once('exit', (code) => reject(new RunStartError(`worker ${index} exited (${code}) before reporting`)));
+/** Every worker's reply; a worker that failed or exited first makes the run one that could not start. */
+function fromAll<T>(replies: Promise<T>[]): Promise<T[]> {
+  return Promise.all(replies).catch((error: Error) => {
+    throw new RunStartError(error.message);
   });
-  // A worker that dies before it is ready must not leave the run waiting for it.
-  return { ready: Promise.race([readyPromise, done.then(() => undefined)]), done };
 }
 
 function mergeReports(outputs: WorkerOutput[]): DriverReport {

@@ -1,6 +1,13 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { WorkerThread, workerModule } from '../workers/thread.ts';
 import { runPoint, type PointJob, type PointResult } from './point.ts';
+
+/** What the sweep worker (worker.ts) answers to job `id`. */
+interface Reply {
+  id: number;
+  result?: PointResult;
+  error?: string;
+}
 
 /**
  * Runs jobs on `parallel` worker threads (each a separate V8 isolate, so model runs are truly in
@@ -16,7 +23,8 @@ export async function runJobs(jobs: PointJob[], parallel = availableParallelism(
     }
     return results;
   }
-  const workers = Array.from({ length: Math.min(parallel, jobs.length) }, () => spawn());
+  const entry = workerModule('./worker.ts', import.meta.url);
+  const workers = Array.from({ length: Math.min(parallel, jobs.length) }, (_, i) => new WorkerThread<Reply>(entry, `sweep worker ${i}`));
   let next = 0;
   try {
     await Promise.all(
@@ -34,26 +42,9 @@ export async function runJobs(jobs: PointJob[], parallel = availableParallelism(
   return results;
 }
 
-function spawn(): Worker {
-  // The CLI runs TypeScript through tsx; a small .js entry registers the same loader in the worker.
-  return new Worker(new URL('./worker-entry.js', import.meta.url));
-}
-
-function ask(worker: Worker, id: number, job: PointJob): Promise<PointResult> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: { id: number; result?: PointResult; error?: string }) => {
-      if (message.id !== id) return;
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      if (message.error !== undefined) reject(new Error(message.error));
-      else resolve(message.result!);
-    };
-    const onError = (error: Error) => {
-      worker.off('message', onMessage);
-      reject(error);
-    };
-    worker.on('message', onMessage);
-    worker.once('error', onError);
-    worker.postMessage({ id, job });
-  });
+async function ask(worker: WorkerThread<Reply>, id: number, job: PointJob): Promise<PointResult> {
+  worker.post({ id, job });
+  const reply = await worker.next((r) => r.id === id);
+  if (reply.error !== undefined) throw new Error(reply.error);
+  return reply.result!;
 }

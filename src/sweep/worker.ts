@@ -1,6 +1,6 @@
 /**
  * Worker-thread entry of `stampede sweep`: runs the grid points the main thread sends, one at a
- * time, and posts each result back. Loaded through worker-entry.js, which registers tsx.
+ * time, and posts each result back. Started through src/workers/thread.ts (which registers tsx in the thread when running from source).
  */
 import { parentPort } from 'node:worker_threads';
 import { runPoint, type PointJob } from './point.ts';

@@ -21,7 +21,7 @@ async function run(input: Parameters<typeof makeProfile>[0], target: string) {
 }
 
 describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
-  it('reports the analytic p99 of a target that stalls S ms every P ms, within 10%', async () => {
+  it('reports the stalls of a target that stalls S ms every P ms in its p99, as only an open-loop generator can', async () => {
     /*
      * Analytic p99. Arrivals are constant at rate λ, the target stalls for S every P (S < P), and a
      * request that arrives at phase φ of a period (φ = 0 at the stall's start) waits S − φ when
@@ -31,24 +31,22 @@ describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
      * is b + U(0, S). Its tail is P(L > b + x) = (S − x)/P for 0 ≤ x < S, so the q-quantile for
      * q > 1 − S/P solves (S − x)/P = 1 − q: x = S − (1 − q)·P, and
      *     p99 = b + S − 0.01·P        (here S = 100 ms, P = 500 ms: 95 ms + b).
-     * b is measured as the run's p50 (the median request never meets a stall since S/P < 0.5).
      * A closed-loop generator would report ≈ b: its connections wait out the stall and send nothing.
+     *
+     * That p99 exactly is checked in virtual time (test/driver-core/open-loop.test.ts): here a busy
+     * machine can only add to it. What holds however busy the machine is: a request intended at
+     * phase φ < S finishes no earlier than S − φ after its intended time (sent during the stall, it
+     * waits for its end; sent later, it was already that late), so p99 ≥ S − 0.01·P = 95 ms, give or
+     * take the 1 ms arrival grid: asserted with a 10% margin.
      */
     const S = 100;
     const P = 500;
     const target = await startStallingTarget(S, P);
     running.push(target);
-    // The claim is about the driver, so it is checked on a run whose pacer kept its schedule: on a
-    // machine busy with other work the process can lose the CPU for tens of ms, which the result
-    // then reports (dispatch lateness, lag) — honestly, but that is not the stall's p99. Up to 3 tries.
-    const stallRun = () => run({ name: 'stall', arrivals: 'constant', phases: [{ type: 'steady', rate: 1000, duration: '3s' }], http: { connections: 16, pipelining: 16 } } as never, target.url);
-    const onTime = (r: Awaited<ReturnType<typeof stallRun>>) => (r.generator?.dispatchLatenessUs?.p99 ?? Infinity) < 5_000;
-    let result = await stallRun();
-    for (let attempt = 1; attempt < 3 && !onTime(result); attempt++) result = await stallRun();
+    const result = await run({ name: 'stall', arrivals: 'constant', phases: [{ type: 'steady', rate: 1000, duration: '3s' }], http: { connections: 16, pipelining: 16 } } as never, target.url);
     expect(result.requests.ok).toBe(3000);
     expect(result.requests.dropped).toBe(0);
-    const analyticUs = result.latencyUs.p50 + (S - 0.01 * P) * 1000;
-    expect(Math.abs(result.latencyUs.p99 - analyticUs) / analyticUs).toBeLessThan(0.1);
+    expect(result.latencyUs.p99).toBeGreaterThanOrEqual(0.9 * (S - 0.01 * P) * 1000);
     expect(result.intervals[0]!.gauges).toHaveProperty('generatorLagMs');
     expect(result.intervals[0]!.gauges).toHaveProperty('generatorCpu');
     expect(result.gauges['generatorCpu']).toMatchObject({ family: 'generator', unit: 'cores' });
@@ -119,18 +117,34 @@ describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
   });
 
   it('completes a run against a target that resets and then refuses connections, counting both', async () => {
-    // 0–400 ms answers, 400–700 ms resets every connection it sees data on, 700–1000 ms is not
-    // listening (refused), from 1000 ms answers again on the same port.
-    const t0 = performance.now();
+    // The target's phases follow the traffic it sees, not the wall clock, so a slow or busy machine
+    // shifts them but cannot skip one: it answers the first 100 requests, then resets every
+    // connection that sends data; at the 10th reset it stops listening (dials are refused) for
+    // 300 ms, then listens again and answers on the connections it accepts from then on.
+    const ANSWERED_FIRST = 100;
+    let answered = 0;
+    let resets = 0;
+    let reopened = false;
+    let reopen: NodeJS.Timeout | undefined;
     const respond = (socket: Socket) => {
+      const acceptedAfterReopen = reopened;
       let pending = '';
       socket.on('data', (data) => {
-        const t = performance.now() - t0;
-        if (t >= 400 && t < 700) return socket.resetAndDestroy();
+        if (answered >= ANSWERED_FIRST && !acceptedAfterReopen) {
+          if (++resets === 10) {
+            target.server.close();
+            reopen = setTimeout(() => {
+              reopened = true;
+              target.server.listen(target.port, '127.0.0.1');
+            }, 300);
+          }
+          return socket.resetAndDestroy();
+        }
         pending += data.toString('latin1');
         let end: number;
         while ((end = pending.indexOf('\r\n\r\n')) >= 0) {
           pending = pending.slice(end + 4);
+          answered++;
           socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
         }
       });
@@ -138,9 +152,6 @@ describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
     };
     const target = await startTcpTarget(respond);
     running.push(target);
-    // Sockets still open at 700 ms were reset in the window before, so every new dial is refused.
-    const stopListening = setTimeout(() => target.server.close(), 700 - (performance.now() - t0));
-    const reopen = setTimeout(() => target.server.listen(target.port, '127.0.0.1'), 1000 - (performance.now() - t0));
     try {
       const result = await run(
         { name: 'faults', arrivals: 'constant', phases: [{ type: 'steady', rate: 400, duration: '1.5s' }], http: { connections: 4, pipelining: 2, timeout: '500ms' } } as never,
@@ -151,10 +162,9 @@ describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
       expect(result.requests.inFlightAtEnd).toBe(0);
       expect(result.errors['reset'] ?? 0).toBeGreaterThan(0);
       expect(result.errors['refused'] ?? 0).toBeGreaterThan(0);
-      expect(result.requests.ok).toBeGreaterThan(200);
+      expect(result.requests.ok).toBeGreaterThanOrEqual(ANSWERED_FIRST);
       expect(result.requests.ok + result.requests.failed).toBe(result.requests.sent);
     } finally {
-      clearTimeout(stopListening);
       clearTimeout(reopen);
     }
   });
