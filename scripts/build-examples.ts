@@ -1,6 +1,6 @@
 // Regenerates reports/examples/ (or --out DIR) from the shipped incident profiles on the model.
 // Usage: node --import tsx scripts/build-examples.ts [--out DIR] [profile …]
-import { buildExample, EXAMPLE_PROFILES } from '../src/report/examples.ts';
+import { buildExample, EXAMPLE_PROFILES } from './examples.ts';
 
 const args = process.argv.slice(2);
 const outAt = args.indexOf('--out');

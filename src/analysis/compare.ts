@@ -12,6 +12,18 @@ export interface ComparableRun {
   capacity?: { pass?: number | undefined; fail?: number | undefined; failoverPass?: boolean | undefined } | undefined;
 }
 
+/** A stored run or qualification, read back for compare and history. */
+export interface Snapshot extends ComparableRun {
+  dir: string;
+  startedAt: string;
+  profileName: string;
+  verdict: string;
+  kind: 'run' | 'qualification';
+  /** p99 of the measured latency (for a qualification: of the step nearest the expected peak), µs. */
+  p99Us?: number | undefined;
+  capacityRps?: number | undefined;
+}
+
 export interface ComparisonRow {
   metric: string;
   baseline: string;

@@ -1,25 +1,13 @@
 import { parseTarget, type TargetSpec } from '../profile/target.ts';
 import { RunStartError } from './errors.ts';
 import { createModelDriver } from './model.ts';
-import type { OpenLoopOptions } from './open-loop.ts';
-import type { Driver } from './types.ts';
+import type { Driver, DriverOptions } from './types.ts';
 
 // RunStartError lives in its own small module so the CLI can map it to an exit code without loading the drivers.
 export { RunStartError } from './errors.ts';
 export type { ServerAddress } from '../profile/target.ts';
+export type { DriverOptions } from './types.ts';
 
-export interface DriverOptions {
-  /** Real targets: run the schedule on this many worker threads, each a disjoint slice. */
-  workers?: number | undefined;
-  /** Set inside a worker: send only requests with seq ≡ index (mod count). */
-  slice?: { index: number; count: number } | undefined;
-  /** Set inside a worker: called once connected; resolves to the run's shared start (performance.timeOrigin + performance.now(), ms). */
-  awaitStart?: OpenLoopOptions['awaitStart'];
-  /** Set inside a worker: where the generator's raw figures go at the end. */
-  exportHealth?: OpenLoopOptions['exportHealth'];
-  /** Poll the target's stats endpoint (http.statsPath); in a multi-worker run only worker 0 does. */
-  pollTargetStats?: boolean | undefined;
-}
 
 /**
  * The driver for a target: a parsed TargetSpec, or a target string ("model", http://host:port,
@@ -44,7 +32,7 @@ export function createDriver(target: TargetSpec | string, options: DriverOptions
 }
 
 function workerDriver(target: string, workers: number): Driver {
-  return lazyDriver(target, async () => (await import('../generator/workers.ts')).createWorkerDriver(target, workers));
+  return lazyDriver(target, async () => (await import('./workers.ts')).createWorkerDriver(target, workers));
 }
 
 /** The real drivers load on first use, so a model run does not load socket code it never uses. */

@@ -1,4 +1,5 @@
 import type { Profile } from '../profile/types.ts';
+import type { OpenLoopOptions } from './open-loop.ts';
 import type { DriverReport } from '../recorder/driver-report.ts';
 import type { Recorder } from '../recorder/types.ts';
 import type { Schedule } from '../schedule/types.ts';
@@ -20,4 +21,17 @@ export interface Driver {
   /** "model", or the target URL. */
   readonly target: string;
   run(context: RunContext): Promise<DriverReport>;
+}
+
+export interface DriverOptions {
+  /** Real targets: run the schedule on this many worker threads, each a disjoint slice. */
+  workers?: number | undefined;
+  /** Set inside a worker: send only requests with seq ≡ index (mod count). */
+  slice?: { index: number; count: number } | undefined;
+  /** Set inside a worker: called once connected; resolves to the run's shared start (performance.timeOrigin + performance.now(), ms). */
+  awaitStart?: OpenLoopOptions['awaitStart'];
+  /** Set inside a worker: where the generator's raw figures go at the end. */
+  exportHealth?: OpenLoopOptions['exportHealth'];
+  /** Poll the target's stats endpoint (http.statsPath); in a multi-worker run only worker 0 does. */
+  pollTargetStats?: boolean | undefined;
 }

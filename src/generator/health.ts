@@ -1,3 +1,4 @@
+import { cpuUsage } from 'node:process';
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import type { GeneratorFigures } from '../recorder/driver-report.ts';
 import { defineGauge, gaugeKey } from '../recorder/gauges.ts';
@@ -33,15 +34,15 @@ export class GeneratorMonitor {
   readonly sendLateness: Histogram = newHistogram();
   /** Pacer wake-up − intended send, µs: only the generator's own slip (timer granularity, a busy loop). */
   readonly dispatchLateness: Histogram = newHistogram();
-  private startCpu = process.cpuUsage();
+  private startCpu = cpuUsage();
   private startMs = performance.now();
-  private lastCpu = process.cpuUsage();
+  private lastCpu = cpuUsage();
   private lastSampleMs = performance.now();
   private stoppedCpuFraction: number | undefined;
 
   /** The run's clock starts: CPU and lag from here on (connecting is not the run). */
   start(): void {
-    this.startCpu = this.lastCpu = process.cpuUsage();
+    this.startCpu = this.lastCpu = cpuUsage();
     this.startMs = this.lastSampleMs = performance.now();
     this.runLag.enable();
     this.intervalLag.enable();
@@ -50,20 +51,20 @@ export class GeneratorMonitor {
   /** Gauges for the interval just closed; called once per interval (allocates one small object). */
   sampleGauges(into: Record<string, number>): void {
     const nowMs = performance.now();
-    const cpu = process.cpuUsage(this.lastCpu);
+    const cpu = cpuUsage(this.lastCpu);
     const wallMs = nowMs - this.lastSampleMs;
     into[gaugeKey(GENERATOR_GAUGES.cpu)] = wallMs > 0 ? round3((cpu.user + cpu.system) / 1000 / wallMs) : 0;
     into[gaugeKey(GENERATOR_GAUGES.lagMs)] = this.intervalLag.count > 0 ? round3(lagMs(this.intervalLag.mean)) : 0;
     into[gaugeKey(GENERATOR_GAUGES.lagMaxMs)] = this.intervalLag.count > 0 ? round3(lagMs(this.intervalLag.max)) : 0;
     this.intervalLag.reset();
-    this.lastCpu = process.cpuUsage();
+    this.lastCpu = cpuUsage();
     this.lastSampleMs = nowMs;
   }
 
   stop(): void {
     this.runLag.disable();
     this.intervalLag.disable();
-    const cpu = process.cpuUsage(this.startCpu);
+    const cpu = cpuUsage(this.startCpu);
     const wallMs = performance.now() - this.startMs;
     this.stoppedCpuFraction = wallMs > 0 ? (cpu.user + cpu.system) / 1000 / wallMs : 0;
   }

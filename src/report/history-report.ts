@@ -2,7 +2,7 @@ import { compareQuantiles, quantileWithInterval } from '../analysis/quantile-ci.
 import { formatShare, formatUs } from '../analysis/format.ts';
 import { trendChart } from './charts.ts';
 import { renderHtmlPage, type HtmlChart } from './html.ts';
-import type { Snapshot } from '../run-folder/snapshot.ts';
+import type { Snapshot } from '../analysis/compare.ts';
 import { markdownTable } from './table.ts';
 
 /** The trend of a folder of runs (one a night): Markdown table and charts of capacity and p99. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 
 /**
@@ -6,7 +7,7 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'n
  * short by a signal or a full disk leaves whole files or none.
  */
 export function writeFileAtomic(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.tmp`;
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     const fd = openSync(temporary, 'w');
     try {

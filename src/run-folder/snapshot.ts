@@ -1,24 +1,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { ComparableRun } from '../analysis/compare.ts';
+import type { Snapshot } from '../analysis/compare.ts';
 import { bracket } from '../analysis/capacity.ts';
 import type { Qualification } from '../analysis/qualification.ts';
 import { analyseRun } from '../analysis/analyse-run.ts';
 import { decodeFromCompressedBase64, type Histogram } from '../recorder/histograms.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { isRunFolder, readRunFolder, type StoredRun } from './index.ts';
-
-/** A stored run or qualification, read back for compare and history. */
-export interface Snapshot extends ComparableRun {
-  dir: string;
-  startedAt: string;
-  profileName: string;
-  verdict: string;
-  kind: 'run' | 'qualification';
-  /** p99 of the measured latency (for a qualification: of the step nearest the expected peak), µs. */
-  p99Us?: number | undefined;
-  capacityRps?: number | undefined;
-}
 
 export function isRunDir(dir: string): boolean {
   return isRunFolder(dir) || existsSync(join(dir, 'qualification.json'));

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_PROFILES } from '../../src/report/examples.ts';
+import { EXAMPLE_PROFILES } from '../../scripts/examples.ts';
 import { repoRoot } from '../helpers/cli.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'stampede-examples-'));

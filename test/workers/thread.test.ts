@@ -10,8 +10,8 @@ const echo = workerModule('../fixtures/workers/echo.ts', import.meta.url);
 
 describe('workerModule', () => {
   it.each([
-    { base: 'file:///app/src/generator/workers.ts', module: 'file:///app/src/generator/worker-entry.ts' },
-    { base: 'file:///app/dist/generator/workers.js', module: 'file:///app/dist/generator/worker-entry.js' },
+    { base: 'file:///app/src/driver/workers.ts', module: 'file:///app/src/driver/worker-entry.ts' },
+    { base: 'file:///app/dist/driver/workers.js', module: 'file:///app/dist/driver/worker-entry.js' },
   ])('from $base: $module', ({ base, module }) => {
     expect(workerModule('./worker-entry.ts', base).href).toBe(module);
   });

@@ -18,7 +18,7 @@ export const serve: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'run a real target on 127.0.0.1: `reference` is a getPostRecord batch lookup over memcached',
   builder,
   async run(args) {
-    const { serveReference } = await import('../../serve/command.ts');
+    const { serveReference } = await import('../serve-reference.ts');
     return serveReference(args);
   },
 };

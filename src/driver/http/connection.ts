@@ -1,3 +1,4 @@
+import { nextTick } from 'node:process';
 import { connect, type Socket } from 'node:net';
 import { ResponseParser, type ResponseSink } from './response-parser.ts';
 
@@ -57,7 +58,7 @@ export class HttpConnection implements ResponseSink {
     if (!this.corked) {
       this.corked = true;
       socket.cork();
-      process.nextTick(uncork, this);
+      nextTick(uncork, this);
     }
     socket.write(bytes);
   }

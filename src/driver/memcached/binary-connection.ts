@@ -1,3 +1,4 @@
+import { nextTick } from 'node:process';
 import { connect, type Socket } from 'node:net';
 
 /*
@@ -133,7 +134,7 @@ export class BinaryConnection {
     if (awaited) this.await(token);
     if (!this.flushQueued) {
       this.flushQueued = true;
-      process.nextTick(flush, this);
+      nextTick(flush, this);
     }
   }
 

@@ -1,11 +1,10 @@
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import type { MemcachedSettings } from '../../profile/schema.ts';
 import type { MemcachedTarget, ServerAddress } from '../../profile/target.ts';
-import type { DriverOptions } from '../index.ts';
 import { dialBeforeStart, OpenLoopRun, openLoopOptions, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
 import type { DriverReport, MemcachedTransportReport } from '../../recorder/driver-report.ts';
 import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
-import type { Driver, RunContext } from '../types.ts';
+import type { Driver, DriverOptions, RunContext } from '../types.ts';
 import { BinaryConnection, OP_DELETE, OP_GET, OP_NOOP, OP_SET, STATUS_NOT_FOUND, STATUS_OK, type MemcachedOwner } from './binary-connection.ts';
 import { Sharding } from './sharding.ts';
 

@@ -1,13 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import { RunStartError } from '../driver/index.ts';
-import type { RawGeneratorHealth } from '../driver/open-loop.ts';
-import type { Driver, RunContext } from '../driver/types.ts';
+import { RunStartError } from './errors.ts';
+import type { RawGeneratorHealth } from './open-loop.ts';
+import type { Driver, RunContext } from './types.ts';
 import type { DriverReport, TransportReport } from '../recorder/driver-report.ts';
 import { decodeFromCompressedBase64, newHistogram } from '../recorder/histograms.ts';
 import { mergeRecorderParts, type RecorderPart } from '../recorder/merge.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { WorkerThread, workerModule } from '../workers/thread.ts';
-import { generatorFigures } from './health.ts';
+import { generatorFigures } from '../generator/health.ts';
 import type { WorkerInput, WorkerOutput } from './worker-entry.ts';
 
 /** Between the last worker's "ready" and the shared start: time for the start message to arrive. */

@@ -1,6 +1,6 @@
-import { RunStartError } from '../driver/index.ts';
+import { RunStartError } from '../driver/errors.ts';
 import { parseDurationUs } from '../profile/units.ts';
-import { DEFAULT_REFERENCE, startReferenceService } from './reference.ts';
+import { DEFAULT_REFERENCE, startReferenceService } from '../serve/reference.ts';
 
 export interface ServeArgs {
   service: 'reference';
@@ -22,7 +22,7 @@ export async function serveReference(args: ServeArgs): Promise<number> {
   const checkoutUs = parseDurationUs(args.checkoutTimeout);
   const storeUs = parseDurationUs(args.storeDelay);
   if (checkoutUs === undefined || storeUs === undefined) throw new RunStartError('--checkout-timeout and --store-delay take durations, e.g. 100ms');
-  let service;
+  let service: Awaited<ReturnType<typeof startReferenceService>>;
   try {
     service = await startReferenceService({
       ...DEFAULT_REFERENCE,

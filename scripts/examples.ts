@@ -1,12 +1,12 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runProfile } from '../pipeline/run.ts';
-import { loadProfile } from '../profile/index.ts';
-import { qualify } from '../qualify/qualify.ts';
-import type { Qualification } from '../analysis/qualification.ts';
-import type { RunResult } from '../recorder/result.ts';
-import { writeQualificationReports } from './qualification-report.ts';
+import { runProfile } from '../src/pipeline/run.ts';
+import { loadProfile } from '../src/profile/index.ts';
+import { qualify } from '../src/qualify/qualify.ts';
+import type { Qualification } from '../src/analysis/qualification.ts';
+import type { RunResult } from '../src/recorder/result.ts';
+import { writeQualificationReports } from '../src/report/qualification-report.ts';
 
 /** The incident profiles whose reports are committed under reports/examples/. */
 export const EXAMPLE_PROFILES = ['viral-hot-key', 'sudden-spike', 'black-friday', 'bluesky-20k-batch'] as const;

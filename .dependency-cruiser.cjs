@@ -1,0 +1,64 @@
+/*
+ * The architecture, as rules `npm test` enforces (npm run lint:deps). Stages import only the
+ * stages before them in the pipeline: profile → schedule → model / recorder → generator → driver
+ * → analysis → report / run-folder → pipeline → qualify / sweep → cli. Nothing imports the CLI; only
+ * the CLI (and the measuring code named below) may reach the process itself.
+ */
+const stage = (name, mayImport) => ({
+  name: `${name}-imports-only-earlier-stages`,
+  comment: `src/${name} may import only ${mayImport.length > 0 ? mayImport.join(', ') : 'itself'}`,
+  severity: 'error',
+  from: { path: `^src/${name}/` },
+  to: { path: '^src/', pathNot: `^src/(${[name, ...mayImport].join('|')})/` },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-folder-cycle',
+      comment:
+        'a cycle through two folders makes two stages one. Within a folder, components may name each other\'s types (TypeScript 7 ships no compiler API, and the swc parser cannot tell type-only imports apart)',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: { circular: true, pathNot: '^src/$1/' },
+    },
+    stage('profile', []),
+    stage('workers', []),
+    stage('schedule', ['profile']),
+    stage('model', ['profile', 'schedule', 'recorder']),
+    stage('recorder', ['profile', 'schedule']),
+    stage('generator', ['recorder']),
+    stage('driver', ['profile', 'schedule', 'model', 'recorder', 'generator', 'workers']),
+    stage('analysis', ['profile', 'schedule', 'recorder']),
+    stage('report', ['analysis', 'recorder', 'profile', 'schedule']),
+    stage('run-folder', ['analysis', 'recorder', 'profile']),
+    stage('pipeline', ['profile', 'schedule', 'model', 'recorder', 'generator', 'driver', 'analysis', 'report', 'run-folder']),
+    stage('qualify', ['pipeline', 'analysis', 'run-folder', 'profile', 'schedule', 'recorder']),
+    stage('sweep', ['pipeline', 'driver', 'model', 'analysis', 'profile', 'schedule', 'recorder', 'workers']),
+    // The reference service is a target: it speaks memcached with the driver's own codec.
+    stage('serve', ['profile', 'driver']),
+    {
+      name: 'only-cli-reaches-the-process',
+      comment: 'the process (argv, env, stdout, signals, exit) belongs to the CLI; measuring code may read CPU and schedule ticks',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(cli|generator|driver)/' },
+      to: { path: '^node:process$|^process$' },
+    },
+    {
+      name: 'no-orphans',
+      comment: 'a module nothing imports is dead code (entry points and worker bootstraps excepted)',
+      severity: 'error',
+      from: { orphan: true, path: '^src/', pathNot: ['^src/index\\.ts$', '^src/cli/main\\.ts$', 'worker-entry\\.ts$', 'bootstrap\\.mjs$', '\\.d\\.ts$'] },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // TypeScript 7 ships no compiler API, so dependency-cruiser reads the sources with swc.
+    parser: 'swc',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs'] },
+    exclude: { path: '^src/.*\\.d\\.ts$' },
+  },
+};
