@@ -76,7 +76,7 @@ async function trial(url: string, rate: number, seconds: number, connections: nu
     const { result } = await runProfile(profile, { target: url, outDir: out });
     const lateP99 = result.intervals.map((i) => i.gauges['generator.lagMs'] ?? 0);
     process.stdout.write(
-      JSON.stringify({
+      `${JSON.stringify({
         rate,
         scheduled: result.requests.scheduled,
         sent: result.requests.sent,
@@ -91,7 +91,7 @@ async function trial(url: string, rate: number, seconds: number, connections: nu
         lag: lateP99,
         cpu: result.generator?.cpu,
         elapsedMs: result.wall.elapsedMs,
-      }) + '\n',
+      })}\n`,
     );
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -168,14 +168,14 @@ function wrk(url: string): number {
     if (process.getuid?.() === 0) spawnSync('sh', ['-c', 'DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null'], { stdio: 'inherit', timeout: 300_000 });
     if (!hasCommand('wrk')) return NaN;
   }
-  const [cmd, args] = pinned(GENERATOR_CORE, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, url + '/']);
+  const [cmd, args] = pinned(GENERATOR_CORE, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, `${url}/`]);
   const out = execFileSync(cmd, args, { encoding: 'utf8', timeout: (SECONDS + 30) * 1000 });
   return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
 }
 
 function autocannon(url: string, extra: string[] = [], seconds = SECONDS): { rps: number; p99Ms: number; total: number } {
   const bin = join(ROOT, 'node_modules', 'autocannon', 'autocannon.js');
-  const [cmd, args] = pinned(GENERATOR_CORE, process.execPath, [bin, '-j', '-d', String(seconds), ...extra, url + '/']);
+  const [cmd, args] = pinned(GENERATOR_CORE, process.execPath, [bin, '-j', '-d', String(seconds), ...extra, `${url}/`]);
   const out = execFileSync(cmd, args, { encoding: 'utf8', timeout: (seconds + 30) * 1000, stdio: ['ignore', 'pipe', 'ignore'] });
   const j = JSON.parse(out) as { requests: { average: number; total: number }; latency: { p99: number } };
   return { rps: j.requests.average, p99Ms: j.latency.p99, total: j.requests.total };
@@ -191,7 +191,9 @@ function searchMaxRate(url: string, pipelining: number, ceiling: number): number
     let t = runTrial(url, rate, SECONDS, CONNECTIONS, pipelining);
     if (!sustained(t)) t = runTrial(url, rate, SECONDS, CONNECTIONS, pipelining);
     const ok = sustained(t);
-    console.log(`  stampede open loop at ${rate} req/s, pipelining ${pipelining}: ${ok ? 'sustained' : 'NOT sustained'} (sent ${t.sent}/${t.scheduled}, dropped ${t.dropped}, dispatch lateness p99 ${(t.dispatch.p99 / 1000).toFixed(2)} ms, send lateness p99 ${(t.lateness.p99 / 1000).toFixed(2)} ms, latency p99 ${(t.p99Us / 1000).toFixed(2)} ms, cpu ${t.cpu})`);
+    console.log(
+      `  stampede open loop at ${rate} req/s, pipelining ${pipelining}: ${ok ? 'sustained' : 'NOT sustained'} (sent ${t.sent}/${t.scheduled}, dropped ${t.dropped}, dispatch lateness p99 ${(t.dispatch.p99 / 1000).toFixed(2)} ms, send lateness p99 ${(t.lateness.p99 / 1000).toFixed(2)} ms, latency p99 ${(t.p99Us / 1000).toFixed(2)} ms, cpu ${t.cpu})`,
+    );
     if (ok) lo = rate;
     else hi = rate;
   }
@@ -199,7 +201,11 @@ function searchMaxRate(url: string, pipelining: number, ceiling: number): number
 }
 
 async function main(): Promise<void> {
-  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log(`bench:http — generator on core ${TWO_CORES ? GENERATOR_CORE : '(unpinned)'}, target on core ${TWO_CORES ? TARGET_CORE : '(unpinned)'}, ${SECONDS} s per run`);
   const target = await startResponder();
   try {
@@ -213,7 +219,9 @@ async function main(): Promise<void> {
     // per connection (as wrk and autocannon run here), once with pipelining 8 (a profile option).
     for (const pipelining of [1, 8]) {
       const max = searchMaxRate(target.url, pipelining, Math.max(wrkRps, ac.rps) * 2.5 || 200_000);
-      console.log(`stampede max sustained open-loop rate, ${CONNECTIONS} connections × pipelining ${pipelining}: ${max} req/s = ${(max / ac.rps).toFixed(2)}× autocannon, ${(max / wrkRps).toFixed(2)}× wrk`);
+      console.log(
+        `stampede max sustained open-loop rate, ${CONNECTIONS} connections × pipelining ${pipelining}: ${max} req/s = ${(max / ac.rps).toFixed(2)}× autocannon, ${(max / wrkRps).toFixed(2)}× wrk`,
+      );
     }
   } finally {
     stop(target.child);
@@ -232,9 +240,13 @@ async function main(): Promise<void> {
     console.log(`  stampede (open loop): p99 ${sp99.toFixed(1)} ms, error ${(((sp99 - analyticMs) / analyticMs) * 100).toFixed(1)}%`);
     // autocannon at a fixed overall rate: -R 1000 spread over its connections (its own loop).
     const ac = autocannon(stall.url, ['-c', '16', '-R', '1000'], 10);
-    console.log(`  autocannon -c 16 -R 1000 (closed loop per connection): p99 ${ac.p99Ms.toFixed(1)} ms = ${(ac.p99Ms / analyticMs).toFixed(2)}× the analytic value, error ${(((ac.p99Ms - analyticMs) / analyticMs) * 100).toFixed(1)}%, ${ac.total} requests sent of 10,000 asked`);
+    console.log(
+      `  autocannon -c 16 -R 1000 (closed loop per connection): p99 ${ac.p99Ms.toFixed(1)} ms = ${(ac.p99Ms / analyticMs).toFixed(2)}× the analytic value, error ${(((ac.p99Ms - analyticMs) / analyticMs) * 100).toFixed(1)}%, ${ac.total} requests sent of 10,000 asked`,
+    );
     const ac1 = autocannon(stall.url, ['-c', '1', '-R', '1000'], 10);
-    console.log(`  autocannon -c 1 -R 1000: p99 ${ac1.p99Ms.toFixed(1)} ms = ${(ac1.p99Ms / analyticMs).toFixed(2)}× the analytic value, error ${(((ac1.p99Ms - analyticMs) / analyticMs) * 100).toFixed(1)}%, ${ac1.total} requests sent of 10,000 asked`);
+    console.log(
+      `  autocannon -c 1 -R 1000: p99 ${ac1.p99Ms.toFixed(1)} ms = ${(ac1.p99Ms / analyticMs).toFixed(2)}× the analytic value, error ${(((ac1.p99Ms - analyticMs) / analyticMs) * 100).toFixed(1)}%, ${ac1.total} requests sent of 10,000 asked`,
+    );
   } finally {
     stop(stall.child);
   }

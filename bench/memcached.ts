@@ -61,13 +61,21 @@ async function trial(server: string, rate: number, seconds: number): Promise<voi
   const { makeProfile } = await import('../test/helpers/profile.ts');
   const out = mkdtempSync(join(tmpdir(), 'stampede-bench-'));
   try {
-    const { result } = await runProfile(makeProfile(profileFor(rate, seconds, [{ kind: 'get', weight: 9 }, { kind: 'set', weight: 1 }]) as never), {
-      target: `memcached://${server}`,
-      outDir: out,
-    });
+    const { result } = await runProfile(
+      makeProfile(
+        profileFor(rate, seconds, [
+          { kind: 'get', weight: 9 },
+          { kind: 'set', weight: 1 },
+        ]) as never,
+      ),
+      {
+        target: `memcached://${server}`,
+        outDir: out,
+      },
+    );
     const mc = result.driver.transport?.protocol === 'memcached' ? result.driver.transport : { hits: 0, misses: 0 };
     process.stdout.write(
-      JSON.stringify({
+      `${JSON.stringify({
         rate,
         scheduled: result.requests.scheduled,
         sent: result.requests.sent,
@@ -80,7 +88,7 @@ async function trial(server: string, rate: number, seconds: number): Promise<voi
         cpu: result.generator?.cpu,
         hits: mc.hits,
         misses: mc.misses,
-      }) + '\n',
+      })}\n`,
     );
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -104,7 +112,7 @@ async function memjsLoop(server: string, seconds: number): Promise<void> {
   };
   const start = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, one));
-  process.stdout.write(JSON.stringify({ opsPerSecond: ops / ((performance.now() - start) / 1000) }) + '\n');
+  process.stdout.write(`${JSON.stringify({ opsPerSecond: ops / ((performance.now() - start) / 1000) })}\n`);
   client.close();
 }
 
@@ -147,8 +155,14 @@ async function main(): Promise<void> {
   const memcached: ChildProcess = spawn(cmd, args, { stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 500));
   try {
-    console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-    console.log(`bench:memcached — generators on core ${TWO_CORES ? 0 : '(unpinned)'}, memcached -t 1 on core ${TWO_CORES ? 1 : '(unpinned)'}, ${SECONDS} s per run, memaslap -c ${CONCURRENCY}, stampede in-flight cap ${IN_FLIGHT_CAP}`);
+    console.log(
+      `load average before: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+    console.log(
+      `bench:memcached — generators on core ${TWO_CORES ? 0 : '(unpinned)'}, memcached -t 1 on core ${TWO_CORES ? 1 : '(unpinned)'}, ${SECONDS} s per run, memaslap -c ${CONCURRENCY}, stampede in-flight cap ${IN_FLIGHT_CAP}`,
+    );
     if (spawnSync('sh', ['-c', 'command -v memcaslap']).status !== 0 && process.getuid?.() === 0) {
       spawnSync('sh', ['-c', 'DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libmemcached-tools >/dev/null'], { stdio: 'inherit', timeout: 300_000 });
     }
@@ -157,7 +171,12 @@ async function main(): Promise<void> {
     const memaslap = Math.max(memaslapRun(), memaslapRun());
     console.log(`memcaslap (closed loop, -c ${CONCURRENCY}, 9:1 get:set, 1 KiB values, best of 2): ${memaslap} ops/s`);
     const [jcmd, jargs] = pinned('0', process.execPath, ['--import', 'tsx', SELF, 'memjs', server, String(SECONDS)]);
-    const memjs = JSON.parse(execFileSync(jcmd, jargs, { cwd: ROOT, encoding: 'utf8', timeout: (SECONDS + 30) * 1000 }).trim().split('\n').pop()!) as { opsPerSecond: number };
+    const memjs = JSON.parse(
+      execFileSync(jcmd, jargs, { cwd: ROOT, encoding: 'utf8', timeout: (SECONDS + 30) * 1000 })
+        .trim()
+        .split('\n')
+        .pop()!,
+    ) as { opsPerSecond: number };
     console.log(`naive memjs loop (closed loop, ${CONCURRENCY} in flight): ${Math.round(memjs.opsPerSecond)} ops/s = ${(memjs.opsPerSecond / memaslap).toFixed(2)}× memaslap`);
     let lo = 0;
     let hi = memaslap * 1.5;
@@ -169,7 +188,9 @@ async function main(): Promise<void> {
       let t = runTrial(server, rate, SECONDS);
       if (!sustained(t)) t = runTrial(server, rate, SECONDS);
       const ok = sustained(t);
-      console.log(`  stampede open loop at ${rate} ops/s: ${ok ? 'sustained' : 'NOT sustained'} (dropped ${t.dropped}, failed ${t.failed}, dispatch lateness p99 ${(t.dispatch.p99 / 1000).toFixed(2)} ms, send lateness p99 ${(t.lateness.p99 / 1000).toFixed(2)} ms, latency p99 ${(t.p99Us / 1000).toFixed(2)} ms, hits ${t.hits}, misses ${t.misses}, cpu ${t.cpu})`);
+      console.log(
+        `  stampede open loop at ${rate} ops/s: ${ok ? 'sustained' : 'NOT sustained'} (dropped ${t.dropped}, failed ${t.failed}, dispatch lateness p99 ${(t.dispatch.p99 / 1000).toFixed(2)} ms, send lateness p99 ${(t.lateness.p99 / 1000).toFixed(2)} ms, latency p99 ${(t.p99Us / 1000).toFixed(2)} ms, hits ${t.hits}, misses ${t.misses}, cpu ${t.cpu})`,
+      );
       if (ok) {
         lo = rate;
         best = t;

@@ -114,7 +114,11 @@ for (const [label, rate, service, duration] of [
 
 // Every shipped profile once, end to end on the model (the issue's budget: each under 60 s).
 console.log('\nshipped profiles, one run each (wall time of the model run):');
-for (const file of readdirSync(profiles).filter((f) => f.endsWith('.yaml')).sort()) {
+for (const file of readdirSync(profiles)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()) {
   const m = await measure(await loadProfile(join(profiles, file)), 'counting');
-  console.log(`  ${file.padEnd(42)} ${(m.wallMs / 1000).toFixed(1).padStart(5)} s   ${fmt(m.events)} events, ${fmt(m.events / (m.wallMs / 1000))} ev/s, pending high-water ${m.pendingHighWater}`);
+  console.log(
+    `  ${file.padEnd(42)} ${(m.wallMs / 1000).toFixed(1).padStart(5)} s   ${fmt(m.events)} events, ${fmt(m.events / (m.wallMs / 1000))} ev/s, pending high-water ${m.pendingHighWater}`,
+  );
 }

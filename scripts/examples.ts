@@ -31,13 +31,13 @@ export async function buildExample(name: string, outRoot: string, profilesDir = 
     const { dir } = await runProfile(profile, { outDir: join(scratch, 'run') });
     for (const file of ['report.md', 'report.html', 'analysis.json']) copyFileSync(join(dir, file), join(runDir, file));
     const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as RunResult;
-    writeFileSync(join(runDir, 'result.json'), JSON.stringify({ ...result, startedAt: FIXED_TIME, wall: { finishedAt: FIXED_TIME, elapsedMs: 0 } }, null, 2) + '\n');
+    writeFileSync(join(runDir, 'result.json'), `${JSON.stringify({ ...result, startedAt: FIXED_TIME, wall: { finishedAt: FIXED_TIME, elapsedMs: 0 } }, null, 2)}\n`);
 
     const qualifyDir = join(outRoot, name, 'qualify');
     mkdirSync(qualifyDir, { recursive: true });
     const q = await qualify(profile, { outDir: join(scratch, 'qualify'), ...EXAMPLE_STEP });
     const fixed: Qualification = { ...q, startedAt: FIXED_TIME, wall: { finishedAt: FIXED_TIME, elapsedMs: 0 } };
-    writeFileSync(join(qualifyDir, 'qualification.json'), JSON.stringify(fixed, null, 2) + '\n');
+    writeFileSync(join(qualifyDir, 'qualification.json'), `${JSON.stringify(fixed, null, 2)}\n`);
     writeQualificationReports(qualifyDir, fixed);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -2,7 +2,6 @@ import { KNEE_FACTOR } from './limits.ts';
 import { formatUs } from '../analysis/format.ts';
 import type { CapacityAnalysis, Knee, Limit, StepOutcome } from './qualification.ts';
 
-
 /**
  * Capacity, knee, limit and headroom from the measured steps. Pure. `dataCentres` ≥ 2 adds the
  * failover (N+1) check: when one of N data centres fails, its traffic spreads over the other N − 1,

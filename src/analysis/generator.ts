@@ -19,7 +19,9 @@ export function judgeGenerator(g: GeneratorFigures, transport?: TransportReport)
   if (g.dropped > 0) reasons.push(`${g.dropped} requests dropped at the in-flight cap (${g.inFlightCap})`);
   if (g.waitedForConnection > 0 && g.sendLatenessUs.p99 > limits.connectionWaitLatenessP99Us) {
     const slots = transport?.protocol === 'http' ? ` (connections × pipelining = ${transport.connections * transport.pipelining})` : '';
-    reasons.push(`${g.waitedForConnection} requests waited for a free connection${slots}; send lateness p99 ${formatUs(g.sendLatenessUs.p99)} > ${formatUs(limits.connectionWaitLatenessP99Us)}`);
+    reasons.push(
+      `${g.waitedForConnection} requests waited for a free connection${slots}; send lateness p99 ${formatUs(g.sendLatenessUs.p99)} > ${formatUs(limits.connectionWaitLatenessP99Us)}`,
+    );
   }
   return { saturated: reasons.length > 0, reasons };
 }

@@ -54,7 +54,11 @@ export function limitsShown(realTarget: boolean): LimitShown[] {
     { name: 'generator event-loop lag p99', value: `${g.lagP99Ms}ms`, meaning: 'above it the generator is saturated (INVALID)' },
     { name: 'generator CPU', value: `${g.cpu * 100}% of a core`, meaning: 'above it the generator is saturated (INVALID)' },
     { name: 'dispatch lateness p99', value: formatUs(g.dispatchLatenessP99Us), meaning: 'above it the schedule slipped (INVALID)' },
-    { name: 'send lateness p99 with connection waits', value: formatUs(g.connectionWaitLatenessP99Us), meaning: 'above it, waiting for a connection slot limited the generator (INVALID)' },
+    {
+      name: 'send lateness p99 with connection waits',
+      value: formatUs(g.connectionWaitLatenessP99Us),
+      meaning: 'above it, waiting for a connection slot limited the generator (INVALID)',
+    },
   ];
   return [
     ...(realTarget ? generator : []),

@@ -42,7 +42,13 @@ export function evaluateSlo(slo: Slo, evidence: SloEvidence): SloVerdict {
   });
   if (slo.errorRate !== undefined) {
     const actual = evidence.requests === 0 ? 0 : evidence.failed / evidence.requests;
-    const check: SloCheck = { name: `error rate ≤ ${formatShare(slo.errorRate)}`, pass: actual <= slo.errorRate && evidence.requests > 0, actual, limit: slo.errorRate, unit: 'ratio' };
+    const check: SloCheck = {
+      name: `error rate ≤ ${formatShare(slo.errorRate)}`,
+      pass: actual <= slo.errorRate && evidence.requests > 0,
+      actual,
+      limit: slo.errorRate,
+      unit: 'ratio',
+    };
     if (evidence.requests === 0) check.note = 'no requests completed';
     checks.push(check);
   }

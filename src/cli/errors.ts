@@ -14,7 +14,7 @@ export class CommandLineError extends Error {
  */
 export function exitCodeFor(error: unknown, stderr: (text: string) => void, debug = false): number {
   if (error instanceof ProfileError) {
-    stderr(formatProfileError(error) + '\n');
+    stderr(`${formatProfileError(error)}\n`);
     return ExitCode.InvalidInput;
   }
   if (error instanceof TargetError || error instanceof CommandLineError) {

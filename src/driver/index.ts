@@ -8,7 +8,6 @@ export { RunStartError } from './errors.ts';
 export type { ServerAddress } from '../profile/target.ts';
 export type { DriverOptions } from './types.ts';
 
-
 /**
  * The driver for a target: a parsed TargetSpec, or a target string ("model", http://host:port,
  * memcached://host:port[,host:port…]) parsed by the one target parser.

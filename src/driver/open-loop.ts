@@ -81,10 +81,7 @@ export type SenderMonitor = Pick<GeneratorMonitor, 'sendLateness' | 'dispatchLat
  * Open-loop options as every real driver derives them: the cap from its profile section, a drain of
  * its timeout plus a second, and the worker plumbing passed through.
  */
-export function openLoopOptions(
-  settings: { inFlightCap: number; timeout: number },
-  worker: Pick<OpenLoopOptions, 'slice' | 'awaitStart' | 'exportHealth'>,
-): OpenLoopOptions {
+export function openLoopOptions(settings: { inFlightCap: number; timeout: number }, worker: Pick<OpenLoopOptions, 'slice' | 'awaitStart' | 'exportHealth'>): OpenLoopOptions {
   return { inFlightCap: settings.inFlightCap, drainUs: settings.timeout + 1_000_000, slice: worker.slice, awaitStart: worker.awaitStart, exportHealth: worker.exportHealth };
 }
 
@@ -180,7 +177,7 @@ export class OpenLoopRun {
     this.sentAtUs[slot] = nowUs;
     const intended = this.intendedAtUs[slot]!;
     const late = nowUs - intended;
-    if (intended >= this.warmupUs) this.monitor.sendLateness.recordValue(late > 0 ? late : 0);
+    if (intended >= this.warmupUs) this.monitor.sendLateness.recordValue(Math.max(late, 0));
     this.recorder.sent(nowUs, this.client[slot]!);
   }
 
@@ -291,7 +288,7 @@ export class OpenLoopRun {
 
   private dispatch(request: ScheduledRequest, nowUs: number): void {
     const late = nowUs - request.intendedAtUs;
-    if (request.intendedAtUs >= this.warmupUs) this.monitor.dispatchLateness.recordValue(late > 0 ? late : 0);
+    if (request.intendedAtUs >= this.warmupUs) this.monitor.dispatchLateness.recordValue(Math.max(late, 0));
     if (this.freeTop === 0) {
       if (request.intendedAtUs >= this.warmupUs) this.dropped++;
       this.recorder.dropped(request.intendedAtUs, request.client, request.kind);

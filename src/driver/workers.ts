@@ -40,7 +40,10 @@ async function runWorkers(context: RunContext, target: string, count: number): P
     const startAtEpochMs = performance.timeOrigin + performance.now() + START_DELAY_MS;
     for (const t of threads) t.post({ start: startAtEpochMs });
     const outputs = await fromAll(threads.map((t) => t.next((m): m is WorkerOutput => m !== 'ready')));
-    mergeRecorderParts(recorder, outputs.map((o) => o.part));
+    mergeRecorderParts(
+      recorder,
+      outputs.map((o) => o.part),
+    );
     return mergeReports(outputs);
   } finally {
     context.signal.removeEventListener('abort', abort);

@@ -33,7 +33,12 @@ function durationUs(value: unknown): number | undefined {
 }
 /** Renders a µs duration in the largest unit that keeps it whole, the way a profile would write it. */
 function formatDurationUs(us: number): string {
-  for (const [unit, size] of [['h', 3600e6], ['m', 60e6], ['s', 1e6], ['ms', 1e3]] as const) {
+  for (const [unit, size] of [
+    ['h', 3600e6],
+    ['m', 60e6],
+    ['s', 1e6],
+    ['ms', 1e3],
+  ] as const) {
     if (us >= size && us % size === 0) return `${us / size}${unit}`;
   }
   return `${us}us`;
@@ -112,10 +117,12 @@ function mixKinds(mix: unknown): string[] | undefined {
 /** An SLO on a kind must name a kind that is sent: the named client's mix (or the profile's), else any mix. */
 function checkSloKinds(profile: Raw, clients: readonly unknown[]): PathIssue[] {
   const profileKinds = mixKinds(profile.mix) ?? [DEFAULT_KIND];
-  const byClient = new Map(clients.flatMap((c) => {
-    const name = str(record(c)?.name);
-    return name === undefined ? [] : [[name, mixKinds(record(c)?.mix) ?? profileKinds] as const];
-  }));
+  const byClient = new Map(
+    clients.flatMap((c) => {
+      const name = str(record(c)?.name);
+      return name === undefined ? [] : [[name, mixKinds(record(c)?.mix) ?? profileKinds] as const];
+    }),
+  );
   const everyKind = [...new Set([...profileKinds, ...[...byClient.values()].flat()])];
   return list(record(profile.slo)?.latency).flatMap((check, i) => {
     const c = record(check);
@@ -147,26 +154,33 @@ function checkPhases(phases: readonly unknown[], prefix: PathSegment[]): PathIss
     const shape = spikeShapeUs(phase);
     const total = durationUs(phase.duration);
     if (shape === undefined || total === undefined || total >= shape) return [];
-    return [{
-      path: [...prefix, i, 'duration'],
-      message: `expected duration ≥ rise+hold+decay (${formatDurationUs(shape)}), got ${shown(phase.duration)}`,
-      hint: `make the spike phase at least ${formatDurationUs(shape)} long, or drop duration to default to rise+hold+decay`,
-    }];
+    return [
+      {
+        path: [...prefix, i, 'duration'],
+        message: `expected duration ≥ rise+hold+decay (${formatDurationUs(shape)}), got ${shown(phase.duration)}`,
+        hint: `make the spike phase at least ${formatDurationUs(shape)} long, or drop duration to default to rise+hold+decay`,
+      },
+    ];
   });
 }
 
 function checkTotalDuration(profile: Raw): PathIssue[] {
   const total = durationUs(profile.duration);
   if (total === undefined) return [];
-  const parts = list(profile.phases).map((p) => { const r = record(p); return r ? phaseDurationUs(r) : undefined; });
+  const parts = list(profile.phases).map((p) => {
+    const r = record(p);
+    return r ? phaseDurationUs(r) : undefined;
+  });
   if (parts.length === 0 || parts.some((p) => p === undefined)) return [];
   const sum = parts.reduce((a, b) => a! + b!, 0)!;
   if (total >= sum) return [];
-  return [{
-    path: ['duration'],
-    message: `expected duration ≥ the sum of the phase durations (${formatDurationUs(sum)}), got ${shown(profile.duration)}`,
-    hint: `set duration to at least ${formatDurationUs(sum)}, or drop it to default to the sum of the phases`,
-  }];
+  return [
+    {
+      path: ['duration'],
+      message: `expected duration ≥ the sum of the phase durations (${formatDurationUs(sum)}), got ${shown(profile.duration)}`,
+      hint: `set duration to at least ${formatDurationUs(sum)}, or drop it to default to the sum of the phases`,
+    },
+  ];
 }
 
 function checkMultipliers(multipliers: readonly unknown[]): PathIssue[] {
@@ -175,11 +189,13 @@ function checkMultipliers(multipliers: readonly unknown[]): PathIssue[] {
     const at = durationUs(m?.at);
     const until = durationUs(m?.until);
     if (at === undefined || until === undefined || until > at) return [];
-    return [{
-      path: ['multipliers', i, 'until'],
-      message: `expected until after at (${shown(m?.at)}), got ${shown(m?.until)}`,
-      hint: 'until is when the multiplier ends, measured from the start of the run like at; omit it to last to the end',
-    }];
+    return [
+      {
+        path: ['multipliers', i, 'until'],
+        message: `expected until after at (${shown(m?.at)}), got ${shown(m?.until)}`,
+        hint: 'until is when the multiplier ends, measured from the start of the run like at; omit it to last to the end',
+      },
+    ];
   });
 }
 
@@ -230,9 +246,17 @@ function checkProduction(production: Raw | undefined): PathIssue[] {
     const before = shares[i - 1];
     if (!before || entry.keys === undefined || entry.share === undefined || before.keys === undefined || before.share === undefined) return;
     if (entry.keys <= before.keys) {
-      issues.push({ path: ['production', 'topKeyShares', i, 'keys'], message: `expected more keys than the entry before (${before.keys}), got ${entry.keys}`, hint: 'list the top-N shares with N growing, e.g. top 1, top 100, top 10000' });
+      issues.push({
+        path: ['production', 'topKeyShares', i, 'keys'],
+        message: `expected more keys than the entry before (${before.keys}), got ${entry.keys}`,
+        hint: 'list the top-N shares with N growing, e.g. top 1, top 100, top 10000',
+      });
     } else if (entry.share < before.share) {
-      issues.push({ path: ['production', 'topKeyShares', i, 'share'], message: `expected a share ≥ that of the top ${before.keys} keys (${before.share}), got ${entry.share}`, hint: 'more keys cannot carry a smaller share of the lookups' });
+      issues.push({
+        path: ['production', 'topKeyShares', i, 'share'],
+        message: `expected a share ≥ that of the top ${before.keys} keys (${before.share}), got ${entry.share}`,
+        hint: 'more keys cannot carry a smaller share of the lookups',
+      });
     }
   });
   return issues;
@@ -250,13 +274,18 @@ function checkTargetSections(profile: Raw, clients: readonly unknown[]): PathIss
   const issues: PathIssue[] = [];
   const requests = record(record(profile.http)?.requests) ?? {};
   for (const [kind, template] of Object.entries(requests)) {
-    if (kind !== 'default' && !kinds.has(kind)) issues.push({ path: ['http', 'requests', kind], message: `expected a request kind of the mix or "default", got ${shown(kind)}`, hint });
+    if (kind !== 'default' && !kinds.has(kind))
+      issues.push({ path: ['http', 'requests', kind], message: `expected a request kind of the mix or "default", got ${shown(kind)}`, hint });
     const t = record(template);
     for (const field of ['path', 'body'] as const) {
       const text = str(t?.[field]);
       for (const match of text?.matchAll(/\{\{\s*([^}\s]*)\s*\}\}/g) ?? []) {
         if (!TEMPLATE_FIELDS.includes(match[1]!)) {
-          issues.push({ path: ['http', 'requests', kind, field], message: `unknown placeholder {{${match[1]}}}`, hint: `placeholders: ${TEMPLATE_FIELDS.map((f) => `{{${f}}}`).join(' ')}` });
+          issues.push({
+            path: ['http', 'requests', kind, field],
+            message: `unknown placeholder {{${match[1]}}}`,
+            hint: `placeholders: ${TEMPLATE_FIELDS.map((f) => `{{${f}}}`).join(' ')}`,
+          });
         }
       }
     }

@@ -45,10 +45,7 @@ function distribution(value: z.ZodType<number, unknown>, what: string) {
   });
   return z
     .union([value.transform((v) => ({ type: 'fixed' as const, value: v })), shaped])
-    .meta({ description: `${what}: a single value, or {type: fixed|uniform|exponential|lognormal|empirical|mixture, …}.` }) as unknown as z.ZodType<
-    Distribution,
-    unknown
-  >;
+    .meta({ description: `${what}: a single value, or {type: fixed|uniform|exponential|lognormal|empirical|mixture, …}.` }) as unknown as z.ZodType<Distribution, unknown>;
 }
 
 /** The `min` of a distribution whose `max` is below it, or undefined when its bounds are consistent or absent. */

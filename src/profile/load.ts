@@ -120,12 +120,7 @@ async function loadTopologyFile(file: string, overrides: readonly Override[], pr
 }
 
 /** placeIssues gives path issues their file, line and column; a value written by --set points where it landed and names it. */
-function placeIssues(
-  source: YamlSource,
-  problems: readonly PathIssue[],
-  applied: readonly AppliedOverride[],
-  prefix: readonly PathSegment[] = [],
-): ProfileIssue[] {
+function placeIssues(source: YamlSource, problems: readonly PathIssue[], applied: readonly AppliedOverride[], prefix: readonly PathSegment[] = []): ProfileIssue[] {
   return problems.map((problem) => {
     const via = overrideFor(applied, problem.path);
     const position = via ? via.at : locate(source, problem.path, problem.anchor);
@@ -146,7 +141,7 @@ function overrideIssue(file: string, text: string, problem: string, at: readonly
     ...position,
     path: formatPath(at),
     message: `${problem} (from --set ${text})`,
-    hint: 'write --set path=value, e.g. --set phases[0].rate=2000 or --set \'slo.latency=[{percentile: 99, max: 50ms}]\'',
+    hint: "write --set path=value, e.g. --set phases[0].rate=2000 or --set 'slo.latency=[{percentile: 99, max: 50ms}]'",
   };
 }
 

@@ -118,7 +118,10 @@ export const SloSchema = z.strictObject({
 
 const RequestTemplateSchema = z
   .strictObject({
-    method: z.string().regex(/^[A-Z]+$/, 'expected an upper-case HTTP method, e.g. GET or POST').default('GET'),
+    method: z
+      .string()
+      .regex(/^[A-Z]+$/, 'expected an upper-case HTTP method, e.g. GET or POST')
+      .default('GET'),
     path: z.string().startsWith('/', 'expected a path starting with /').default('/').meta({ description: 'Request path; placeholders are URL-encoded, e.g. /item/{{key}}.' }),
     headers: z.record(z.string(), z.string()).default({}).meta({ description: 'Extra headers (Host and Content-Length are set by the driver).' }),
     body: z.string().optional().meta({ description: 'Request body; placeholders are written as is, e.g. {"uris": {{keys:json}}}.' }),
@@ -150,7 +153,10 @@ export const HttpTargetSchema = z
 
 export const MemcachedTargetSchema = z
   .strictObject({
-    hash: z.enum(HASH_NAMES).default('murmur3').meta({ description: 'Key hash for client-side sharding, as in topologies (fnv1_32 shows the 2018-04 skew; md5 is ketama’s default).' }),
+    hash: z
+      .enum(HASH_NAMES)
+      .default('murmur3')
+      .meta({ description: 'Key hash for client-side sharding, as in topologies (fnv1_32 shows the 2018-04 skew; md5 is ketama’s default).' }),
     distribution: z.enum(['modulo', 'ketama']).default('modulo').meta({ description: 'modulo: shard = hash mod shards; ketama: a consistent-hash ring (160 points per server).' }),
     connectionsPerShard: z.number().int().min(1).default(1).meta({ description: 'Connections to each server; each is fully pipelined (bounded by inFlightCap).' }),
     timeout: duration.default(1_000_000).meta({ description: 'Per operation, from its write.' }),
@@ -232,15 +238,11 @@ export const ProfileSchema = z
       .meta({ description: 'Caller groups; absent = one client named default taking the whole phase rate.' }),
     production: ProductionSchema.optional().meta({ description: 'Observed production figures (peak rate, key skew, sizes, connections, data centres) the test is compared with.' }),
     slo: SloSchema.default({ latency: [] }).meta({ description: 'Service-level objectives the run is judged against.' }),
-    target: target
-      .default('model')
-      .meta({ description: `Where the traffic goes: ${TARGET_FORMS}; --target overrides it.` }),
+    target: target.default('model').meta({ description: `Where the traffic goes: ${TARGET_FORMS}; --target overrides it.` }),
     // prefault: an absent section is parsed from {}, so the parsed profile carries every protocol default.
     http: HttpTargetSchema.prefault({}).meta({ description: 'Request templates and connection pool for an http:// target.' }),
     memcached: MemcachedTargetSchema.prefault({}).meta({ description: 'Sharding and connections for a memcached:// target.' }),
-    topology: z
-      .union([z.string().min(1), TopologySchema])
-      .meta({ description: 'Model topology: a path relative to this profile, or the topology inline.' }),
+    topology: z.union([z.string().min(1), TopologySchema]).meta({ description: 'Model topology: a path relative to this profile, or the topology inline.' }),
   })
   .meta({ title: 'stampede profile', description: 'A traffic profile: the shape of the load, not a tool invocation.' });
 

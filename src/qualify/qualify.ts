@@ -129,18 +129,20 @@ function qualificationFlags(profile: Profile, steps: readonly StepOutcome[], res
     const input = { profile, result };
     for (const rule of RESULT_RULES) {
       for (const f of rule(input)) {
-        if (i === atCapacity || f.id === 'generator-bottleneck' || f.id === 'coordinated-omission') measured.push({ ...f, evidence: `step ${Math.round(steps[i]!.askedRps)} rps: ${f.evidence}` });
+        if (i === atCapacity || f.id === 'generator-bottleneck' || f.id === 'coordinated-omission')
+          measured.push({ ...f, evidence: `step ${Math.round(steps[i]!.askedRps)} rps: ${f.evidence}` });
       }
     }
   });
   const fromProfile = realismFlags({ profile, qualification: { failoverComputed } });
   const seen = new Set<string>();
-  return [...measured, ...fromProfile].filter((f) => {
-    const key = `${f.id}\0${f.evidence}`;
-    return seen.has(key) ? false : (seen.add(key), true);
-  }).sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  return [...measured, ...fromProfile]
+    .filter((f) => {
+      const key = `${f.id}\0${f.evidence}`;
+      return seen.has(key) ? false : (seen.add(key), true);
+    })
+    .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
 }
-
 
 function sloP99Us(profile: Profile): number | undefined {
   return profile.slo.latency.find((c) => c.percentile === 99 && c.kind === undefined && c.client === undefined)?.max;

@@ -22,7 +22,9 @@ function phasesPeak(phases: readonly Phase[]): number {
  */
 export function busiestMoment(profile: Profile): { totalRps: number; clientRps: number[] } {
   const clients = resolveClients({ ...profile, multipliers: [] }, allKinds(profile));
-  const times = [...new Set(clients.flatMap((c) => c.segments.flatMap((s) => [s.startUs, Math.max(s.startUs, s.endUs - 1)])))].filter((t) => t >= profile.warmup).sort((a, b) => a - b);
+  const times = [...new Set(clients.flatMap((c) => c.segments.flatMap((s) => [s.startUs, Math.max(s.startUs, s.endUs - 1)])))]
+    .filter((t) => t >= profile.warmup)
+    .sort((a, b) => a - b);
   let best = { totalRps: 0, clientRps: clients.map(() => 0) };
   for (const t of times) {
     const clientRps = clients.map((c) => curveRateAt(c.segments, t));

@@ -104,7 +104,14 @@ export function mergeRecorderParts(into: RunRecorder, parts: readonly RecorderPa
       if (encoded) latency.add(decodeFromCompressedBase64(encoded));
       for (const [name, value] of Object.entries(interval.gauges)) gauges[name] = combineGauge(name, gauges[name], value);
       merged = merged
-        ? { ...merged, sent: merged.sent + interval.sent, ok: merged.ok + interval.ok, failed: merged.failed + interval.failed, dropped: merged.dropped + interval.dropped, goodputRps: merged.goodputRps + interval.goodputRps }
+        ? {
+            ...merged,
+            sent: merged.sent + interval.sent,
+            ok: merged.ok + interval.ok,
+            failed: merged.failed + interval.failed,
+            dropped: merged.dropped + interval.dropped,
+            goodputRps: merged.goodputRps + interval.goodputRps,
+          }
         : { ...interval };
     }
     if (!merged) continue;

@@ -127,7 +127,17 @@ export function latencyHeatmapChart(logged: readonly LoggedInterval[], bands = 3
     grid: { left: 70, right: 40, top: 40, bottom: 80 },
     xAxis: { type: 'category', name: 's', data: intervals.map((i) => String(seconds(i.tMs))), splitArea: { show: false } },
     yAxis: { type: 'category', name: 'latency', data: edges.map((e) => formatUs(Math.round(e))) },
-    visualMap: { min: 0, max: Math.max(top, 1), calculable: false, orient: 'horizontal', left: 'center', bottom: 5, itemHeight: 200, text: ['many', 'few'], inRange: { color: ['#f7fbff', '#6baed6', '#08306b', '#e4572e'] } },
+    visualMap: {
+      min: 0,
+      max: Math.max(top, 1),
+      calculable: false,
+      orient: 'horizontal',
+      left: 'center',
+      bottom: 5,
+      itemHeight: 200,
+      text: ['many', 'few'],
+      inRange: { color: ['#f7fbff', '#6baed6', '#08306b', '#e4572e'] },
+    },
     series: [{ name: 'requests', type: 'heatmap', data: cells, progressive: 0 }],
   };
 }
@@ -216,7 +226,12 @@ export function capacityChart(input: {
   capacityRps: number;
 }): ChartOption {
   const sorted = [...input.steps].sort((a, b) => a.askedRps - b.askedRps);
-  const line = (name: string, pick: (s: (typeof sorted)[number]) => number) => ({ name, type: 'line', symbolSize: 6, data: sorted.map((s) => [s.askedRps, Math.max(1, pick(s)) / 1000]) });
+  const line = (name: string, pick: (s: (typeof sorted)[number]) => number) => ({
+    name,
+    type: 'line',
+    symbolSize: 6,
+    data: sorted.map((s) => [s.askedRps, Math.max(1, pick(s)) / 1000]),
+  });
   const marks: { name: string; xAxis: number; lineStyle: { color: string; type: 'dashed' | 'solid' } }[] = [
     { name: `peak ${Math.round(input.peakRps)}`, xAxis: input.peakRps, lineStyle: { color: '#555', type: 'dashed' } },
   ];

@@ -39,9 +39,15 @@ export function renderHistory(snapshots: readonly Snapshot[]): { markdown: strin
   const labels = sorted.map((s) => s.label);
   const charts: HtmlChart[] = [];
   if (sorted.some((s) => s.capacityRps !== undefined)) {
-    charts.push({ title: 'Capacity per night', option: trendChart('Capacity per night', 'req/s', labels, [{ name: 'capacity', values: sorted.map((s) => s.capacityRps ?? null) }]) });
+    charts.push({
+      title: 'Capacity per night',
+      option: trendChart('Capacity per night', 'req/s', labels, [{ name: 'capacity', values: sorted.map((s) => s.capacityRps ?? null) }]),
+    });
   }
-  charts.push({ title: 'p99 per night', option: trendChart('p99 per night', 'ms', labels, [{ name: 'p99', values: sorted.map((s) => (s.p99Us !== undefined ? s.p99Us / 1000 : null)) }], true) });
+  charts.push({
+    title: 'p99 per night',
+    option: trendChart('p99 per night', 'ms', labels, [{ name: 'p99', values: sorted.map((s) => (s.p99Us !== undefined ? s.p99Us / 1000 : null)) }], true),
+  });
   const html = renderHtmlPage({ title: 'history', verdict: regressions === 0 ? 'PASS' : 'FAIL', markdown, charts });
   return { markdown, html };
 }

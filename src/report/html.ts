@@ -25,12 +25,19 @@ footer{margin-top:32px;color:#7a8394;font-size:12px}`;
  */
 export function renderHtmlPage(input: { title: string; verdict: string; markdown: string; charts: readonly HtmlChart[]; chartsAfter?: string }): string {
   const sections = input.markdown.split(/\n(?=## )/);
-  const after = input.chartsAfter === undefined ? 0 : Math.max(0, sections.findIndex((s) => s.startsWith(`## ${input.chartsAfter}`)));
-  const heading = sections.slice(0, after + 1).join('\n').replace(/^# (.*)$/m, '');
+  const after =
+    input.chartsAfter === undefined
+      ? 0
+      : Math.max(
+          0,
+          sections.findIndex((s) => s.startsWith(`## ${input.chartsAfter}`)),
+        );
+  const heading = sections
+    .slice(0, after + 1)
+    .join('\n')
+    .replace(/^# (.*)$/m, '');
   const rest = sections.slice(after + 1);
-  const figures = input.charts
-    .map((c, k) => `<figure aria-label="${escapeHtml(c.title)}">${scopeSvgIds(renderChartSvg(c.option, c.width, c.height), k)}</figure>`)
-    .join('\n');
+  const figures = input.charts.map((c, k) => `<figure aria-label="${escapeHtml(c.title)}">${scopeSvgIds(renderChartSvg(c.option, c.width, c.height), k)}</figure>`).join('\n');
   const verdictClass = input.verdict.replace(/\s+/g, '-');
   return `<!doctype html>
 <html lang="en">

@@ -43,8 +43,15 @@ function cells(row: string): string[] {
 function table(rows: string[]): string {
   const [header, rule, ...body] = rows;
   const align = cells(rule ?? '').map((c) => (c.endsWith(':') ? ' class="num"' : ''));
-  const head = cells(header ?? '').map((c, i) => `<th${align[i] ?? ''}>${inline(c)}</th>`).join('');
-  const trs = body.map((r) => `<tr>${cells(r).map((c, i) => `<td${align[i] ?? ''}>${inline(c)}</td>`).join('')}</tr>`);
+  const head = cells(header ?? '')
+    .map((c, i) => `<th${align[i] ?? ''}>${inline(c)}</th>`)
+    .join('');
+  const trs = body.map(
+    (r) =>
+      `<tr>${cells(r)
+        .map((c, i) => `<td${align[i] ?? ''}>${inline(c)}</td>`)
+        .join('')}</tr>`,
+  );
   return `<table><thead><tr>${head}</tr></thead><tbody>${trs.join('')}</tbody></table>`;
 }
 

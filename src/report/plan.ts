@@ -20,7 +20,12 @@ export function renderPlan(profile: Profile, plan: Plan): string {
     ['l', 'r'],
   );
   const popularity = profile.keys.popularity;
-  const keyLaw = popularity.type === 'zipf' ? `zipf s=${popularity.s}` : popularity.type === 'hotspot' ? `hotspot ${popularity.trafficShare * 100}% of traffic on ${popularity.keyFraction * 100}% of keys` : 'uniform';
+  const keyLaw =
+    popularity.type === 'zipf'
+      ? `zipf s=${popularity.s}`
+      : popularity.type === 'hotspot'
+        ? `hotspot ${popularity.trafficShare * 100}% of traffic on ${popularity.keyFraction * 100}% of keys`
+        : 'uniform';
   const hot = plan.keyspace.hotKeys.length > 0 ? ` · hot keys: ${plan.keyspace.hotKeys.join(', ')}` : '';
   return [
     `# ${profile.name}: valid`,

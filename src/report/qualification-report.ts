@@ -19,12 +19,18 @@ export function renderQualificationReport(q: Qualification): string {
     ['headroom over peak', pct(q.headroom)],
   ];
   if (q.failover) {
-    rows.push(['failover load (N+1)', `${rps(q.failover.demandRps)} rps: peak × ${q.failover.dataCentres}/${q.failover.dataCentres - 1} when one of ${q.failover.dataCentres} DCs fails`]);
+    rows.push([
+      'failover load (N+1)',
+      `${rps(q.failover.demandRps)} rps: peak × ${q.failover.dataCentres}/${q.failover.dataCentres - 1} when one of ${q.failover.dataCentres} DCs fails`,
+    ]);
     rows.push(['failover headroom', `${pct(q.failover.headroom)}: **${q.failover.pass ? 'PASS' : 'FAIL'}**`]);
   } else {
     rows.push(['failover headroom', 'not computed (no production.dataCentres ≥ 2)']);
   }
-  rows.push(['knee (latency turns up)', q.knee ? `after ${rps(q.knee.rps)} rps (p99 ${formatUs(q.knee.p99Us)}; > 2× the lightest step's by ${rps(q.knee.turnedAtRps)} rps)` : 'not reached']);
+  rows.push([
+    'knee (latency turns up)',
+    q.knee ? `after ${rps(q.knee.rps)} rps (p99 ${formatUs(q.knee.p99Us)}; > 2× the lightest step's by ${rps(q.knee.turnedAtRps)} rps)` : 'not reached',
+  ]);
   rows.push(['limit', q.limit ? `the ${q.limit.by} at ${rps(q.limit.rps)} rps: ${q.limit.detail}` : 'not reached']);
   const steps = markdownTable(
     ['step', 'asked rps', 'achieved rps', 'measured', 'p50', 'p99', 'p99.9', 'errors', 'SLO', 'limit'],
@@ -74,7 +80,13 @@ export function renderQualificationReport(q: Qualification): string {
 /** report.html of a qualification: the Markdown plus the capacity curve. */
 export function renderQualificationHtml(q: Qualification, markdown: string): string {
   const chart = capacityChart({ steps: q.steps, sloP99Us: q.sloP99Us, peakRps: q.expectedPeakRps, failoverRps: q.failover?.demandRps, capacityRps: q.capacityRps });
-  return renderHtmlPage({ title: `${q.profile.name} qualification`, verdict: q.verdict, markdown, charts: [{ title: 'Capacity curve', option: chart, height: 380 }], chartsAfter: 'Realism flags' });
+  return renderHtmlPage({
+    title: `${q.profile.name} qualification`,
+    verdict: q.verdict,
+    markdown,
+    charts: [{ title: 'Capacity curve', option: chart, height: 380 }],
+    chartsAfter: 'Realism flags',
+  });
 }
 
 /** Writes report.md and report.html into the qualification folder. */

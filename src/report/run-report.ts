@@ -1,4 +1,4 @@
-import { formatShare, formatUs } from '../analysis/format.ts';
+import { formatUs } from '../analysis/format.ts';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { flagsMarkdown } from './flags.ts';
@@ -31,6 +31,14 @@ export function renderRunReport(result: RunResult, analysis: RunAnalysis): strin
   const gauges = gaugeTable(result);
   if (gauges) lines.push('', '## Gauges over the intervals', '', gauges);
   if (result.generator) lines.push('', '## Load generator', '', generatorLine(result, analysis));
-  lines.push('', '## Limits behind the verdict', '', markdownTable(['limit', 'value', 'meaning'], analysis.limits.map((l) => [l.name, l.value, l.meaning])));
-  return lines.join('\n') + '\n';
+  lines.push(
+    '',
+    '## Limits behind the verdict',
+    '',
+    markdownTable(
+      ['limit', 'value', 'meaning'],
+      analysis.limits.map((l) => [l.name, l.value, l.meaning]),
+    ),
+  );
+  return `${lines.join('\n')}\n`;
 }

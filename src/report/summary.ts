@@ -29,7 +29,7 @@ export function renderSummary(result: RunResult, analysis: RunAnalysis): string 
   if (analysis.slo.checks.length > 0) lines.push('', '## SLO', '', sloTable(analysis.slo));
   if (analysis.flags.length > 0) lines.push('', '## Realism flags', '', ...analysis.flags.map((f) => `- ${f.severity}: ${f.title} (${f.evidence})`));
   if (result.generator) lines.push('', '## Load generator', '', generatorLine(result, analysis));
-  return lines.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n') + '\n';
+  return `${lines.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n')}\n`;
 }
 
 export function latencyTable(result: RunResult): string {
@@ -56,12 +56,7 @@ function row(label: string, requests: number, failed: number, l: LatencySummary)
 }
 
 export function sloTable(slo: SloVerdict): string {
-  const rows = slo.checks.map((c) => [
-    c.pass ? 'pass' : 'FAIL',
-    c.name,
-    c.unit === 'us' ? formatUsAgainst(c.actual, c.limit) : formatShare(c.actual),
-    c.note ?? '',
-  ]);
+  const rows = slo.checks.map((c) => [c.pass ? 'pass' : 'FAIL', c.name, c.unit === 'us' ? formatUsAgainst(c.actual, c.limit) : formatShare(c.actual), c.note ?? '']);
   return markdownTable(['', 'check', 'measured', 'note'], rows);
 }
 

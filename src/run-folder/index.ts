@@ -28,7 +28,10 @@ export const RUN_FILES = {
 
 /** reports/<profile>/<UTC timestamp>/ — sortable, and valid on every file system. */
 export function defaultRunDir(root: string, profileName: string, startedAt: Date): string {
-  const stamp = startedAt.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const stamp = startedAt
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
   return join(root, profileName, stamp);
 }
 
@@ -74,7 +77,7 @@ export function writeAnalysis(dir: string, analysis: RunAnalysis): void {
 }
 
 export function writeJson(path: string, value: unknown): void {
-  writeFileAtomic(path, JSON.stringify(value, null, 2) + '\n');
+  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** What a run folder holds, read back. Older folders may lack the analysis or the profile. */

@@ -21,7 +21,10 @@ class ClientStream {
   readonly valueSize: Sampler[];
   nextAtUs: number;
 
-  constructor(readonly client: ResolvedClient, profile: Profile) {
+  constructor(
+    readonly client: ResolvedClient,
+    profile: Profile,
+  ) {
     const name = client.spec.name;
     const content = new Rng(deriveSeed(profile.seed, `requests:${name}`));
     this.arrivals = new ArrivalStream(client.segments, client.arrivals === 'poisson', new Rng(deriveSeed(profile.seed, `arrivals:${name}`)));

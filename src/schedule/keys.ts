@@ -17,7 +17,7 @@ export function hotKeyShare(hot: HotKey, measuredUs: number): number {
   if (sinceStart < hot.rise) return (hot.peak * sinceStart) / hot.rise;
   const sincePeakEnd = sinceStart - hot.rise - hot.hold;
   if (sincePeakEnd <= 0 || hot.halfLife === undefined) return hot.peak;
-  return hot.peak * Math.pow(2, -sincePeakEnd / hot.halfLife);
+  return hot.peak * 2 ** (-sincePeakEnd / hot.halfLife);
 }
 
 export function createKeyspace(spec: KeysSpec): Keyspace {
@@ -40,7 +40,11 @@ export class KeyDrawer {
   private readonly hotIds: number[];
   private readonly shares: Float64Array;
 
-  constructor(spec: KeysSpec, clientName: string, private readonly rng: Rng) {
+  constructor(
+    spec: KeysSpec,
+    clientName: string,
+    private readonly rng: Rng,
+  ) {
     this.popular = popularityDraw(spec.count, spec.popularity, rng);
     const applies = (h: HotKey) => h.clients === undefined || h.clients.includes(clientName);
     this.hot = spec.hot.filter(applies);
@@ -76,8 +80,7 @@ function popularityDraw(count: number, popularity: Popularity, rng: Rng): () => 
       const hotCount = Math.max(1, Math.min(count, Math.ceil(popularity.keyFraction * count)));
       const coldCount = count - hotCount;
       const trafficShare = coldCount === 0 ? 1 : popularity.trafficShare;
-      return () =>
-        rng.next() < trafficShare ? Math.floor(rng.next() * hotCount) : hotCount + Math.floor(rng.next() * coldCount);
+      return () => (rng.next() < trafficShare ? Math.floor(rng.next() * hotCount) : hotCount + Math.floor(rng.next() * coldCount));
     }
   }
 }

@@ -12,7 +12,10 @@ export type Sampler = () => number;
 export function createSampler(d: Distribution, rng: Rng): Sampler {
   if (d.type !== 'mixture') return simpleSampler(d, rng);
   const components = d.of.map((c) => simpleSampler(c, rng));
-  const pick = cumulativePicker(d.of.map((c) => c.weight), rng);
+  const pick = cumulativePicker(
+    d.of.map((c) => c.weight),
+    rng,
+  );
   return () => components[pick()]!();
 }
 
@@ -33,7 +36,10 @@ function simpleSampler(d: SimpleDistribution, rng: Rng): Sampler {
       return clamped(() => d.median * Math.exp(d.sigma * standardNormal(rng)), d.min, d.max);
     case 'empirical': {
       const values = d.values.map((v) => Math.round(v.value));
-      const pick = cumulativePicker(d.values.map((v) => v.weight), rng);
+      const pick = cumulativePicker(
+        d.values.map((v) => v.weight),
+        rng,
+      );
       return () => values[pick()]!;
     }
   }

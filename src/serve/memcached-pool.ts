@@ -117,7 +117,11 @@ class PooledConnection implements MemcachedOwner {
   private done: Callback | undefined;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(host: string, port: number, private readonly pool: MemcachedPool) {
+  constructor(
+    host: string,
+    port: number,
+    private readonly pool: MemcachedPool,
+  ) {
     this.connection = new BinaryConnection(host, port, this);
   }
 

@@ -35,7 +35,16 @@ export interface ReferenceStats {
   limit: number | 'inf';
   requests: { ok: number; failed: number; inFlight: number };
   lookups: { hits: number; misses: number; errors: number; checkoutTimeouts: number; inFlight: number; inFlightHighWater: number };
-  connections: { clients: number; memcachedOpen: number; memcachedInUse: number; memcachedIdleCap: number; memcachedOpened: number; memcachedClosed: number; memcachedHighWater: number; checkoutWaiters: number };
+  connections: {
+    clients: number;
+    memcachedOpen: number;
+    memcachedInUse: number;
+    memcachedIdleCap: number;
+    memcachedOpened: number;
+    memcachedClosed: number;
+    memcachedHighWater: number;
+    checkoutWaiters: number;
+  };
 }
 
 /**

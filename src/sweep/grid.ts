@@ -18,7 +18,9 @@ const NUMBER = /^(-?\d+(?:\.\d+)?)([a-z%]*)$/i;
 export function parseAxis(spec: string, steps: number): Axis {
   const eq = spec.indexOf('=');
   const fail = (message: string): never => {
-    throw new ProfileError('<command line>', [{ file: '<command line>', line: 0, column: 0, path: '--vary', message, hint: 'e.g. --vary phases[0].rate=100..900 or --vary topology.timeline[0].for=5s,10s,15s' }]);
+    throw new ProfileError('<command line>', [
+      { file: '<command line>', line: 0, column: 0, path: '--vary', message, hint: 'e.g. --vary phases[0].rate=100..900 or --vary topology.timeline[0].for=5s,10s,15s' },
+    ]);
   };
   if (eq <= 0) fail(`expected path=a..b or path=v1,v2, got "${spec}"`);
   const path = spec.slice(0, eq).trim();
@@ -34,7 +36,10 @@ export function parseAxis(spec: string, steps: number): Axis {
     const numbers = Array.from({ length: steps }, (_, i) => round(from + ((to - from) * i) / (steps - 1)));
     return { path, numbers, values: numbers.map((n) => `${n}${unit}`) };
   }
-  const values = text.split(',').map((v) => v.trim()).filter((v) => v.length > 0);
+  const values = text
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
   if (values.length === 0) fail(`no values in "${text}"`);
   const numbers = values.map((v, i) => {
     const m = NUMBER.exec(v);

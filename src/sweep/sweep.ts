@@ -76,7 +76,8 @@ export function renderSweep(r: SweepResult): string {
   lines.push(`success of requests started in ${w[0].toFixed(0)}–${w[1].toFixed(0)} s (recovered ≥ ${RECOVERED * 100}%, failed ≤ ${FAILED * 100}%)`);
   if (!second) {
     const width = Math.max(first!.path.length + 1 + Math.max(...first!.values.map((v) => v.length)), 10);
-    for (const p of r.points) lines.push(`  ${`${first!.path}=${first!.values[p.at[0]!]}`.padEnd(width)}  ${mark(p.result)}   (before the trigger ${(p.result.before * 100).toFixed(1)}%)`);
+    for (const p of r.points)
+      lines.push(`  ${`${first!.path}=${first!.values[p.at[0]!]}`.padEnd(width)}  ${mark(p.result)}   (before the trigger ${(p.result.before * 100).toFixed(1)}%)`);
   } else {
     const head = `${first!.path} \\ ${second.path}`;
     const colW = 18;
@@ -97,7 +98,7 @@ export function renderSweep(r: SweepResult): string {
       `${first!.path}${where}: ${h.value === null ? 'did not recover even at the lowest value' : `recovers up to ${h.value} (hidden capacity)`}; vulnerable: ${vul.length === 0 ? 'none in range' : vul.join(', ')}`,
     );
   });
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 function p0(r: SweepResult): PointResult {

@@ -43,7 +43,11 @@ describe('noise margins from the histograms', () => {
     const base = { label: 'a', requests: { failed: 0, total: 1000 }, capacity: { pass: 5000, fail: 5300, failoverPass: true } };
     const worse = { label: 'b', requests: { failed: 0, total: 1000 }, capacity: { pass: 3000, fail: 4000, failoverPass: false } };
     const c = compareRuns(base, worse);
-    expect(c.rows.map((r) => [r.metric, r.change])).toEqual([['capacity', 'regressed'], ['failover (N+1)', 'regressed'], ['error rate', 'same']]);
+    expect(c.rows.map((r) => [r.metric, r.change])).toEqual([
+      ['capacity', 'regressed'],
+      ['failover (N+1)', 'regressed'],
+      ['error rate', 'same'],
+    ]);
     expect(c.regressed).toBe(true);
     expect(compareRuns(base, { ...base, label: 'c' }).regressed).toBe(false);
   });

@@ -13,7 +13,12 @@ function mapped(error: unknown, debug = false): { code: number; stderr: string }
 
 describe('exitCodeFor', () => {
   it.each([
-    ['a bad profile', new ProfileError('p.yaml', [{ file: 'p.yaml', line: 3, column: 1, path: 'seed', message: 'expected an integer', hint: 'e.g. 1' }]), ExitCode.InvalidInput, 'p.yaml:3:1'],
+    [
+      'a bad profile',
+      new ProfileError('p.yaml', [{ file: 'p.yaml', line: 3, column: 1, path: 'seed', message: 'expected an integer', hint: 'e.g. 1' }]),
+      ExitCode.InvalidInput,
+      'p.yaml:3:1',
+    ],
     ['a rejected command line', new CommandLineError('Unknown argument: rate'), ExitCode.InvalidInput, 'stampede: Unknown argument: rate'],
     ['a bad target', new TargetError('gopher://x', 'unknown scheme "gopher"'), ExitCode.InvalidInput, 'unknown scheme "gopher"'],
     ['a run that could not start', new RunStartError('worker 0 exited'), ExitCode.CouldNotStart, 'stampede: could not start: worker 0 exited'],

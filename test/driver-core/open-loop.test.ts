@@ -164,7 +164,9 @@ describe('open-loop pacer: the in-flight cap', () => {
     expect(recorder.sentCount).toBe(sent);
     expect(recorder.ok.ok).toBe(sent);
     expect(transport.inFlightHighWater).toBe(Math.min(cap, 10));
-    expect(judgeGenerator(report.generator!).reasons.filter((r) => r.includes('dropped at the in-flight cap'))).toEqual(dropped > 0 ? [`${dropped} requests dropped at the in-flight cap (${cap})`] : []);
+    expect(judgeGenerator(report.generator!).reasons.filter((r) => r.includes('dropped at the in-flight cap'))).toEqual(
+      dropped > 0 ? [`${dropped} requests dropped at the in-flight cap (${cap})`] : [],
+    );
   });
 });
 

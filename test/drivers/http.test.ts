@@ -43,7 +43,10 @@ describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
     const P = 500;
     const target = await startStallingTarget(S, P);
     running.push(target);
-    const result = await run({ name: 'stall', arrivals: 'constant', phases: [{ type: 'steady', rate: 1000, duration: '3s' }], http: { connections: 16, pipelining: 16 } } as never, target.url);
+    const result = await run(
+      { name: 'stall', arrivals: 'constant', phases: [{ type: 'steady', rate: 1000, duration: '3s' }], http: { connections: 16, pipelining: 16 } } as never,
+      target.url,
+    );
     expect(result.requests.ok).toBe(3000);
     expect(result.requests.dropped).toBe(0);
     expect(result.latencyUs.p99).toBeGreaterThanOrEqual(0.9 * (S - 0.01 * P) * 1000);
@@ -92,7 +95,12 @@ describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
           connections: 4,
           pipelining: 4,
           requests: {
-            getPostRecord: { method: 'POST', path: '/xrpc/getPostRecord', headers: { 'content-type': 'application/json' }, body: '{"uris": {{keys:json}}, "n": {{batch}}, "v": "{{value}}"}' },
+            getPostRecord: {
+              method: 'POST',
+              path: '/xrpc/getPostRecord',
+              headers: { 'content-type': 'application/json' },
+              body: '{"uris": {{keys:json}}, "n": {{batch}}, "v": "{{value}}"}',
+            },
             missing: { path: '/missing/{{key}}' },
             default: { path: '/broken' },
           },

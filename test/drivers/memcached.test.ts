@@ -44,12 +44,27 @@ describe('memcached driver (real memcached on 127.0.0.1)', () => {
     expect(coldStats.misses).toBe(1000);
     // Fill every key (uniform over 200 keys, 4,000 sets covers them all), with values of 1–4 KiB.
     const fill = await run(
-      { ...base, name: 'fill', keys: { ...keys, popularity: { type: 'uniform' } }, phases: [{ type: 'steady', rate: 4000, duration: '1s' }], mix: [{ kind: 'set', weight: 1, valueSize: { type: 'uniform', min: 1024, max: 4096 } }] } as never,
+      {
+        ...base,
+        name: 'fill',
+        keys: { ...keys, popularity: { type: 'uniform' } },
+        phases: [{ type: 'steady', rate: 4000, duration: '1s' }],
+        mix: [{ kind: 'set', weight: 1, valueSize: { type: 'uniform', min: 1024, max: 4096 } }],
+      } as never,
       target(),
     );
     expect(fill.requests.ok).toBe(4000);
     const warm = await run(
-      { ...base, name: 'warm', phases: [{ type: 'steady', rate: 2000, duration: '0.5s' }], mix: [{ kind: 'get', weight: 3 }, { kind: 'multi', weight: 1, batch: 20 }], memcached: { ...base.memcached, operations: { multi: 'get' } } } as never,
+      {
+        ...base,
+        name: 'warm',
+        phases: [{ type: 'steady', rate: 2000, duration: '0.5s' }],
+        mix: [
+          { kind: 'get', weight: 3 },
+          { kind: 'multi', weight: 1, batch: 20 },
+        ],
+        memcached: { ...base.memcached, operations: { multi: 'get' } },
+      } as never,
       target(),
     );
     const stats = memcachedReport(warm);
@@ -64,7 +79,7 @@ describe('memcached driver (real memcached on 127.0.0.1)', () => {
     expect(del.requests.ok).toBe(200);
   });
 
-  it('a cold cache under production\'s hit ratio raises the hit-ratio flag, charts the ratio and prints it as a percentage', async () => {
+  it("a cold cache under production's hit ratio raises the hit-ratio flag, charts the ratio and prints it as a percentage", async () => {
     const profile = makeProfile({
       name: 'cold-ratio',
       arrivals: 'constant',
@@ -79,8 +94,9 @@ describe('memcached driver (real memcached on 127.0.0.1)', () => {
     expect(flag?.evidence).toMatch(/^memcached: 0% in the test vs 90\.0% in production/);
     expect(summary).toMatch(/\| hitRatio\.memcached \| +0% \|/);
     const chart = gaugeCharts(result.intervals, result.gauges).find((c) => c.title === 'Hit ratio');
-    expect((chart?.option['series'] as { name: string }[]).map((s) => s.name)).toContain('hitRatio.memcached');
-    expect(chart?.option['yAxis']).toEqual([expect.objectContaining({ name: 'ratio', max: 1 })]);
+    if (!chart) throw new Error('no hit-ratio chart');
+    expect((chart.option['series'] as { name: string }[]).map((s) => s.name)).toContain('hitRatio.memcached');
+    expect(chart.option['yAxis']).toEqual([expect.objectContaining({ name: 'ratio', max: 1 })]);
   });
 
   it('FNV1-32 puts keys that differ only in their last byte on few shards; murmur3 spreads them (2018-04)', () => {

@@ -18,7 +18,10 @@ afterAll(async () => {
 
 /** `stampede serve reference` as a child process on a free port; resolves once it prints its URL. */
 async function serveReference(limit: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, ['scripts/stampede-dev.js', 'serve', 'reference', '--port', '0', '--memcached', memcached.address, '--limit', limit], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['scripts/stampede-dev.js', 'serve', 'reference', '--port', '0', '--memcached', memcached.address, '--limit', limit], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';

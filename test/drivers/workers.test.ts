@@ -16,7 +16,15 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe('merging workers’ recorders', () => {
   it('is exact: two recorders with alternate requests merge into what one recorder of all of them holds', () => {
     // Constant arrivals 200 µs apart and latencies under 200 µs: every recorder sees its events in time order, as a driver does.
-    const profile = makeProfile({ name: 'merge', arrivals: 'constant', phases: [{ type: 'steady', rate: 5000, duration: '3s' }], mix: [{ kind: 'a', weight: 1 }, { kind: 'b', weight: 2 }] } as never);
+    const profile = makeProfile({
+      name: 'merge',
+      arrivals: 'constant',
+      phases: [{ type: 'steady', rate: 5000, duration: '3s' }],
+      mix: [
+        { kind: 'a', weight: 1 },
+        { kind: 'b', weight: 2 },
+      ],
+    } as never);
     const plan = createSchedule(profile).plan;
     const whole = new RunRecorder(plan, { intervalUs: 500_000 });
     const halves = [0, 1].map(() => new RunRecorder(plan, { intervalUs: 500_000, keepIntervalHistograms: true }));
@@ -56,7 +64,12 @@ describe('--workers 2 against a real target', () => {
   it('splits the schedule into disjoint halves, merges them, and still reports the stall', async () => {
     const target = await startStallingTarget(100, 500);
     try {
-      const profile = makeProfile({ name: 'workers', arrivals: 'constant', phases: [{ type: 'steady', rate: 1000, duration: '2s' }], http: { connections: 8, pipelining: 16 } } as never);
+      const profile = makeProfile({
+        name: 'workers',
+        arrivals: 'constant',
+        phases: [{ type: 'steady', rate: 1000, duration: '2s' }],
+        http: { connections: 8, pipelining: 16 },
+      } as never);
       const out = join(scratch, 'w2');
       const { result } = await runProfile(profile, { target: target.url, outDir: out, workers: 2 });
       expect(result.requests.sent).toBe(2000);

@@ -31,8 +31,7 @@ describe('database latency under load', () => {
 
   it('slowdown raises latency with load: an overload costs far more than its queueing alone', async () => {
     // 600 ops/s against 4 slots × 100 ops/s: a backlog builds either way.
-    const overload = (slowdown: number) =>
-      runModel({ arrivals: 'constant', phases: [{ type: 'steady', rate: 600, duration: 2 }], topology: dbTopology({ slowdown }) });
+    const overload = (slowdown: number) => runModel({ arrivals: 'constant', phases: [{ type: 'steady', rate: 600, duration: 2 }], topology: dbTopology({ slowdown }) });
     const flat = await overload(0);
     const slowed = await overload(0.5);
     expect(flat.details.databases['db']!.meanLatencyUs).toBe(10_000);

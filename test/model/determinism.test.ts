@@ -13,10 +13,23 @@ const busy = (seed: number): TestProfile => ({
     caller: 'users',
     clientGroups: {
       users: { instances: 10, timeout: '200ms', retries: { count: 1, backoff: { base: '10ms' } } },
-      mc: { instances: 4, pool: { maxOpen: 8, maxIdle: 4, connectCost: '100us', checkoutTimeout: '20ms' }, timeout: '20ms', fanoutLimit: 8, retries: { count: 2, backoff: { base: '1ms', max: '5ms' } } },
+      mc: {
+        instances: 4,
+        pool: { maxOpen: 8, maxIdle: 4, connectCost: '100us', checkoutTimeout: '20ms' },
+        timeout: '20ms',
+        fanoutLimit: 8,
+        retries: { count: 2, backoff: { base: '1ms', max: '5ms' } },
+      },
       store: { instances: 4, pool: { maxOpen: 16 }, timeout: '100ms' },
     },
-    services: { api: { workers: 64, queue: { limit: 500 }, serviceTime: { type: 'exponential', mean: '200us' }, calls: [{ to: 'cache', via: 'mc', perItem: true, onMiss: { to: 'db', via: 'store' } }] } },
+    services: {
+      api: {
+        workers: 64,
+        queue: { limit: 500 },
+        serviceTime: { type: 'exponential', mean: '200us' },
+        calls: [{ to: 'cache', via: 'mc', perItem: true, onMiss: { to: 'db', via: 'store' } }],
+      },
+    },
     caches: { cache: { shards: 8, workers: 2, serviceTime: { type: 'exponential', mean: '100us' }, capacity: 2000 } },
     databases: { db: { concurrency: 32, latency: { type: 'lognormal', median: '2ms', sigma: 0.6 }, slowdown: 1, queue: { limit: 2000 } } },
   },

@@ -41,9 +41,7 @@ describe('the FNV1-32 last-byte effect (Twitter 2018-04)', () => {
 
   it('so on a hash ring (ketama-like: nearest point at or after the hash) they crowd onto one server', () => {
     // 20 servers × 160 points, placed by murmur3 of "server-i-j" — a stand-in for ketama's md5 points.
-    const points = Array.from({ length: 20 * 160 }, (_, n) => ({ at: murmur3_32(bytes(`server-${n % 20}-${Math.floor(n / 20)}`)), server: n % 20 })).sort(
-      (a, b) => a.at - b.at,
-    );
+    const points = Array.from({ length: 20 * 160 }, (_, n) => ({ at: murmur3_32(bytes(`server-${n % 20}-${Math.floor(n / 20)}`)), server: n % 20 })).sort((a, b) => a.at - b.at);
     const serverOf = (h: number) => (points.find((p) => p.at >= h) ?? points[0]!).server;
     const serversUsed = (hash: (b: Uint8Array) => number) => new Set(variants.map((k) => serverOf(hash(bytes(k))))).size;
     expect(serversUsed(fnv1_32)).toBe(1);

@@ -74,7 +74,13 @@ describe('the packed tarball', () => {
         `const outcome: Promise<RunOutcome> = loadProfile('p.yaml').then((p) => runProfile(p));\n` +
         `// @ts-expect-error: runProfile takes a loaded Profile, not a path\nvoid runProfile('p.yaml');\nvoid outcome;\n`,
     );
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(repoRoot, 'node_modules', '@types')] }, files: ['use.ts'] }));
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(repoRoot, 'node_modules', '@types')] },
+        files: ['use.ts'],
+      }),
+    );
     const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { encoding: 'utf8' });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);

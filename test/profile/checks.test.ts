@@ -9,9 +9,19 @@ const profile = (rest: string): string => `name: t\nphases:\n  - { type: steady,
 const rows: readonly (readonly [string, string, string, string])[] = [
   ['duplicate client names', 'clients:\n  - { name: a, share: 1 }\n  - { name: a, share: 1 }\n', 'clients[1].name', 'duplicate client name "a" (also clients[0])'],
   ['multiplier naming an unknown client', 'multipliers:\n  - { at: 1s, factor: 2, clients: [ghost] }\n', 'multipliers[0].clients[0]', 'expected the name of a client, got "ghost"'],
-  ['hot key naming an unknown client', 'keys:\n  count: 10\n  hot: [{ key: k, start: 0, rise: 1s, peak: 0.1, clients: [ghost] }]\n', 'keys.hot[0].clients[0]', 'expected the name of a client, got "ghost"'],
+  [
+    'hot key naming an unknown client',
+    'keys:\n  count: 10\n  hot: [{ key: k, start: 0, rise: 1s, peak: 0.1, clients: [ghost] }]\n',
+    'keys.hot[0].clients[0]',
+    'expected the name of a client, got "ghost"',
+  ],
   ['SLO naming an unknown client', 'slo:\n  latency: [{ percentile: 99, max: 10ms, client: ghost }]\n', 'slo.latency[0].client', 'expected the name of a client, got "ghost"'],
-  ['SLO naming a kind nobody sends', 'slo:\n  latency: [{ percentile: 99, max: 10ms, kind: put }]\n', 'slo.latency[0].kind', 'expected a request kind sent by the profile and its clients (get), got "put"'],
+  [
+    'SLO naming a kind nobody sends',
+    'slo:\n  latency: [{ percentile: 99, max: 10ms, kind: put }]\n',
+    'slo.latency[0].kind',
+    'expected a request kind sent by the profile and its clients (get), got "put"',
+  ],
   [
     'SLO naming a kind the named client does not send',
     'clients:\n  - { name: a, share: 1 }\n  - { name: b, rate: 5, mix: [{ kind: put, weight: 1 }] }\nslo:\n  latency: [{ percentile: 99, max: 10ms, kind: put, client: a }]\n',

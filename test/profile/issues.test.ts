@@ -34,7 +34,7 @@ describe('every problem at once', () => {
   });
 
   it('names an unknown field at its key and suggests the closest allowed one', async () => {
-    const text = 'name: t\nphases:\n  - type: steady\n    rat: 100\n    duration: 10s\n' + INLINE_TOPOLOGY;
+    const text = `name: t\nphases:\n  - type: steady\n    rat: 100\n    duration: 10s\n${INLINE_TOPOLOGY}`;
     const issues = await issuesOf(parseProfileText(text, inline));
 
     expect(issueAt(issues, 'phases[0].rat')).toEqual({
@@ -56,7 +56,7 @@ describe('every problem at once', () => {
   });
 
   it('explains a bad discriminator and what each variant needs', async () => {
-    const text = 'name: t\nphases:\n  - { type: plateau, rate: 100, duration: 10s }\n' + INLINE_TOPOLOGY;
+    const text = `name: t\nphases:\n  - { type: plateau, rate: 100, duration: 10s }\n${INLINE_TOPOLOGY}`;
     const issues = await issuesOf(parseProfileText(text, inline));
 
     expect(issues).toEqual([
@@ -111,12 +111,10 @@ describe('every problem at once', () => {
 
 describe('formatProfileError', () => {
   it('renders file:line:col, path, message and an indented hint', async () => {
-    const text = 'name: t\nphases:\n  - { type: steady, rate: fast, duration: 10s }\n' + INLINE_TOPOLOGY;
+    const text = `name: t\nphases:\n  - { type: steady, rate: fast, duration: 10s }\n${INLINE_TOPOLOGY}`;
     const error = await parseProfileText(text, 'profiles/x.yaml').catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(ProfileError);
-    expect(formatProfileError(error as ProfileError)).toBe(
-      'profiles/x.yaml:3:27  phases[0].rate: expected a number ≥ 0, got "fast"\n    hint: requests per second, e.g. 1000',
-    );
+    expect(formatProfileError(error as ProfileError)).toBe('profiles/x.yaml:3:27  phases[0].rate: expected a number ≥ 0, got "fast"\n    hint: requests per second, e.g. 1000');
   });
 });

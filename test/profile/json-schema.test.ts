@@ -47,7 +47,8 @@ function violations(schema: JsonSchema, value: unknown, at = ''): string[] {
     }
   }
   if (Array.isArray(schema.anyOf) && !schema.anyOf.some((s) => violations(s as JsonSchema, value, at).length === 0)) out.push(...fail('matches no anyOf branch'));
-  if (Array.isArray(schema.oneOf) && schema.oneOf.filter((s) => violations(s as JsonSchema, value, at).length === 0).length !== 1) out.push(...fail('does not match exactly one oneOf branch'));
+  if (Array.isArray(schema.oneOf) && schema.oneOf.filter((s) => violations(s as JsonSchema, value, at).length === 0).length !== 1)
+    out.push(...fail('does not match exactly one oneOf branch'));
   return out;
 }
 

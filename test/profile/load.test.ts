@@ -39,9 +39,7 @@ describe('loadProfile', () => {
     const text = 'name: t\nphases: [{ type: steady, rate: 1, duration: 1s }]\ntopology: nowhere.yaml\n';
     const issues = await issuesOf(parseProfileText(text, fixture('inline.yaml')));
 
-    expect(issues).toEqual([
-      expect.objectContaining({ file: fixture('inline.yaml'), line: 3, column: 11, path: 'topology', message: expect.stringContaining('no such file') }),
-    ]);
+    expect(issues).toEqual([expect.objectContaining({ file: fixture('inline.yaml'), line: 3, column: 11, path: 'topology', message: expect.stringContaining('no such file') })]);
   });
 });
 

@@ -13,7 +13,14 @@ describe('parseTarget', () => {
     ['memcached://127.0.0.1:11211', { kind: 'memcached', servers: [{ host: '127.0.0.1', port: 11211 }] }],
     [
       'memcached://a:1, b:2,[::1]:3/',
-      { kind: 'memcached', servers: [{ host: 'a', port: 1 }, { host: 'b', port: 2 }, { host: '::1', port: 3 }] },
+      {
+        kind: 'memcached',
+        servers: [
+          { host: 'a', port: 1 },
+          { host: 'b', port: 2 },
+          { host: '::1', port: 3 },
+        ],
+      },
     ],
   ])('parses %s', (text, expected) => {
     expect(parseTarget(text)).toMatchObject(expected);

@@ -56,7 +56,16 @@ describe('topology schema', () => {
       issues({
         entry: 'api',
         clientGroups: { g: {} },
-        services: { api: { workers: 1, calls: [{ to: 'other', via: 'g', onMiss: { to: 'x', via: 'y' } }, { to: 'api2', via: 'nog' }] }, api2: { workers: 1 } },
+        services: {
+          api: {
+            workers: 1,
+            calls: [
+              { to: 'other', via: 'g', onMiss: { to: 'x', via: 'y' } },
+              { to: 'api2', via: 'nog' },
+            ],
+          },
+          api2: { workers: 1 },
+        },
       }),
     ).toEqual([
       'services.api.calls.0.to: expected a service, cache or database name, got "other"',
@@ -74,9 +83,9 @@ describe('topology schema', () => {
     expect(issues({ ...base, services: { a: { workers: 1 }, db: { workers: 1 } } })).toEqual([
       'databases.db: name "db" is already a service; names must be unique across services, caches and databases',
     ]);
-    expect(
-      issues({ ...base, services: { a: { workers: 1, calls: [{ to: 'b', via: 'g' }] }, b: { workers: 1, calls: [{ to: 'a', via: 'g' }] } } }),
-    ).toEqual(['services.a.calls: services call each other in a cycle: a → b → a']);
+    expect(issues({ ...base, services: { a: { workers: 1, calls: [{ to: 'b', via: 'g' }] }, b: { workers: 1, calls: [{ to: 'a', via: 'g' }] } } })).toEqual([
+      'services.a.calls: services call each other in a cycle: a → b → a',
+    ]);
   });
 
   it('rejects unknown fields and bad values where they are', () => {

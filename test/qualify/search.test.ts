@@ -6,7 +6,20 @@ import type { StepOutcome } from '../../src/analysis/qualification.ts';
 const OPTIONS: SearchOptions = { startRps: 1000, growth: 2, resolution: 0.05, maxSteps: 20, minRps: 10 };
 
 function step(askedRps: number, p99Us: number, pass: boolean, extra: Partial<StepOutcome> = {}): StepOutcome {
-  return { askedRps, achievedRps: askedRps, pass, failedChecks: pass ? [] : ['p99 ≤ 50ms'], latencyUs: { p50: p99Us / 5, p99: p99Us, p999: p99Us * 2, max: p99Us * 3 }, requests: 10_000, failed: 0, errorRate: 0, generatorLimited: false, durationMs: 10_000, dir: '', ...extra };
+  return {
+    askedRps,
+    achievedRps: askedRps,
+    pass,
+    failedChecks: pass ? [] : ['p99 ≤ 50ms'],
+    latencyUs: { p50: p99Us / 5, p99: p99Us, p999: p99Us * 2, max: p99Us * 3 },
+    requests: 10_000,
+    failed: 0,
+    errorRate: 0,
+    generatorLimited: false,
+    durationMs: 10_000,
+    dir: '',
+    ...extra,
+  };
 }
 
 /** A target whose p99 is flat until 3,000 rps, then climbs: the SLO (50 ms) breaks at 3,300. */

@@ -17,7 +17,13 @@ const profile = makeProfile({
     { name: 'web', share: 3 },
     { name: 'mobile', share: 1 },
     { name: 'batch', rate: 2, start: '10s' },
-    { name: 'promo', phases: [{ type: 'steady', rate: 0, duration: '20s' }, { type: 'steady', rate: 50, duration: '20s' }] },
+    {
+      name: 'promo',
+      phases: [
+        { type: 'steady', rate: 0, duration: '20s' },
+        { type: 'steady', rate: 50, duration: '20s' },
+      ],
+    },
   ],
 });
 
@@ -51,7 +57,16 @@ describe('qualification step profiles', () => {
 });
 
 describe('step duration', () => {
-  const p99 = makeProfile({ name: 's', phases: [{ type: 'steady', rate: 1, duration: '1s' }], slo: { latency: [{ percentile: 99, max: '50ms' }, { percentile: 99.9, max: '90ms' }] } });
+  const p99 = makeProfile({
+    name: 's',
+    phases: [{ type: 'steady', rate: 1, duration: '1s' }],
+    slo: {
+      latency: [
+        { percentile: 99, max: '50ms' },
+        { percentile: 99.9, max: '90ms' },
+      ],
+    },
+  });
 
   it('stretches a low-rate step until the highest SLO percentile has 50 samples beyond it, within 30× the step', () => {
     // p99.9 needs 50,000 requests: 10 s at 5,000 rps, 50 s at 1,000 rps, capped at 30 × 5 s.

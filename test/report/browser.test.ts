@@ -63,7 +63,12 @@ describe.runIf(hasChromium())('report.html in headless Chromium', { timeout: 120
 
   it('a qualification page with its capacity curve renders too', async () => {
     const steps = [1000, 2000, 3000].map((askedRps, i) => ({ askedRps, pass: i < 2, latencyUs: { p50: 1000 * (i + 1), p99: 5000 * (i + 1) ** 3, p999: 9000 * (i + 1) ** 3 } }));
-    const html = renderHtmlPage({ title: 'q', verdict: 'FAIL', markdown: '# q\n\n- capacity 2000 rps\n\n## Steps\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n', charts: [{ title: 'Capacity curve', option: capacityChart({ steps, peakRps: 1500, failoverRps: 3000, capacityRps: 2000, sloP99Us: 50_000 }) }] });
+    const html = renderHtmlPage({
+      title: 'q',
+      verdict: 'FAIL',
+      markdown: '# q\n\n- capacity 2000 rps\n\n## Steps\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n',
+      charts: [{ title: 'Capacity curve', option: capacityChart({ steps, peakRps: 1500, failoverRps: 3000, capacityRps: 2000, sloP99Us: 50_000 }) }],
+    });
     const file = join(scratch, 'q.html');
     writeFileSync(file, html);
     const page = await visit(pathToFileURL(file).href, { evaluate: COUNT_CHARTS });

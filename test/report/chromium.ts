@@ -26,7 +26,21 @@ export interface PageVisit {
  */
 export async function visit(url: string, options: { evaluate: string; screenshot?: { width: number; maxHeight?: number } }): Promise<PageVisit> {
   const profileDir = mkdtempSync(join(tmpdir(), 'stampede-chromium-'));
-  const browser = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--hide-scrollbars', `--user-data-dir=${profileDir}`, '--remote-debugging-port=0', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const browser = spawn(
+    CHROMIUM,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+      '--hide-scrollbars',
+      `--user-data-dir=${profileDir}`,
+      '--remote-debugging-port=0',
+      'about:blank',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   try {
     const endpoint = await devToolsEndpoint(browser);
     const cdp = await Cdp.connect(endpoint);
@@ -36,14 +50,22 @@ export async function visit(url: string, options: { evaluate: string; screenshot
       const errors: string[] = [];
       const requests: string[] = [];
       cdp.on(sessionId, (method, params) => {
-        const p = params as Record<string, any>;
-        if (method === 'Runtime.consoleAPICalled' && (p.type === 'error' || p.type === 'assert')) errors.push(`console.${p.type}: ${p.args?.map((a: { value?: unknown; description?: string }) => a.value ?? a.description).join(' ')}`);
+        const p = params as {
+          type?: string;
+          args?: { value?: unknown; description?: string }[];
+          exceptionDetails?: { text?: string; exception?: { description?: string } };
+          request?: { url?: string };
+          entry?: { level?: string; text?: string; url?: string };
+        };
+        if (method === 'Runtime.consoleAPICalled' && (p.type === 'error' || p.type === 'assert'))
+          errors.push(`console.${p.type}: ${p.args?.map((a: { value?: unknown; description?: string }) => a.value ?? a.description).join(' ')}`);
         if (method === 'Runtime.exceptionThrown') errors.push(`exception: ${p.exceptionDetails?.exception?.description ?? p.exceptionDetails?.text}`);
         if (method === 'Log.entryAdded' && p.entry?.level === 'error') errors.push(`log: ${p.entry.text} ${p.entry.url ?? ''}`);
-        if (method === 'Network.requestWillBeSent') requests.push(p.request?.url);
+        if (method === 'Network.requestWillBeSent') requests.push(p.request?.url ?? '');
       });
       for (const domain of ['Runtime', 'Log', 'Network', 'Page']) await cdp.send(`${domain}.enable`, {}, sessionId);
-      if (options.screenshot) await cdp.send('Emulation.setDeviceMetricsOverride', { width: options.screenshot.width, height: 900, deviceScaleFactor: 1, mobile: false }, sessionId);
+      if (options.screenshot)
+        await cdp.send('Emulation.setDeviceMetricsOverride', { width: options.screenshot.width, height: 900, deviceScaleFactor: 1, mobile: false }, sessionId);
       const loaded = cdp.once(sessionId, 'Page.loadEventFired');
       await cdp.send('Page.navigate', { url }, sessionId);
       await loaded;

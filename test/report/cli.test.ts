@@ -38,7 +38,7 @@ describe('stampede run writes the reports; stampede report re-renders them witho
   });
 
   it('report on a folder without artifacts exits 2', () => {
-    const run = stampede(['report', scratch + '/nothing-here']);
+    const run = stampede(['report', `${scratch}/nothing-here`]);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/no result\.json or qualification\.json/);
   });
@@ -69,7 +69,20 @@ describe('stampede lint', { timeout: 60_000 }, () => {
 describe('stampede qualify (CLI)', { timeout: 120_000 }, () => {
   it('steps the rate, writes qualification.json, report.md and report.html, and exits 0 on PASS / 1 on FAIL', () => {
     const out = join(scratch, 'qualify');
-    const run = stampede(['qualify', 'test/fixtures/cli/small.yaml', '--out', out, '--step', '1s', '--warmup', '0', '--max-steps', '4', '--set', 'production={peakRps: 2000, dataCentres: 2}']);
+    const run = stampede([
+      'qualify',
+      'test/fixtures/cli/small.yaml',
+      '--out',
+      out,
+      '--step',
+      '1s',
+      '--warmup',
+      '0',
+      '--max-steps',
+      '4',
+      '--set',
+      'production={peakRps: 2000, dataCentres: 2}',
+    ]);
     expect(run.stderr).toMatch(/^step 1: 1000 rps/);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toMatch(/^# small qualification: (PASS|FAIL|INVALID)/);

@@ -48,7 +48,30 @@ describe('report.md', () => {
 describe('report.html', () => {
   it('is one self-contained page: the same text, inline SVG charts, no scripts or external resources', () => {
     const md = report();
-    const html = renderHtmlPage({ title: 'realistic', verdict: 'PASS', markdown: md, charts: [{ title: 'c', option: { xAxis: { type: 'value' }, yAxis: { type: 'value' }, series: [{ type: 'line', data: [[0, 1], [1, 2]] }] } }], chartsAfter: 'Realism flags' });
+    const html = renderHtmlPage({
+      title: 'realistic',
+      verdict: 'PASS',
+      markdown: md,
+      charts: [
+        {
+          title: 'c',
+          option: {
+            xAxis: { type: 'value' },
+            yAxis: { type: 'value' },
+            series: [
+              {
+                type: 'line',
+                data: [
+                  [0, 1],
+                  [1, 2],
+                ],
+              },
+            ],
+          },
+        },
+      ],
+      chartsAfter: 'Realism flags',
+    });
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/<script|<link|src="http|url\(http/);
     expect(html).toContain('<svg');
@@ -58,9 +81,34 @@ describe('report.html', () => {
   });
 
   it('renders the same bytes twice (zrender ids are renumbered per chart)', () => {
-    const page = () => renderHtmlPage({ title: 't', verdict: 'PASS', markdown: '# t\n', charts: [{ title: 'c', option: { xAxis: { type: 'value' }, yAxis: { type: 'value' }, series: [{ type: 'line', data: [[0, 1], [1, 2]] }] } }] });
+    const page = () =>
+      renderHtmlPage({
+        title: 't',
+        verdict: 'PASS',
+        markdown: '# t\n',
+        charts: [
+          {
+            title: 'c',
+            option: {
+              xAxis: { type: 'value' },
+              yAxis: { type: 'value' },
+              series: [
+                {
+                  type: 'line',
+                  data: [
+                    [0, 1],
+                    [1, 2],
+                  ],
+                },
+              ],
+            },
+          },
+        ],
+      });
     expect(page()).toBe(page());
-    expect(scopeSvgIds('<g class="zr12-cls-7"></g><clipPath id="zr12-c3"/><use href="url(#zr12-c3)"/>', 2)).toBe('<g class="c2-0"></g><clipPath id="c2-1"/><use href="url(#c2-1)"/>');
+    expect(scopeSvgIds('<g class="zr12-cls-7"></g><clipPath id="zr12-c3"/><use href="url(#zr12-c3)"/>', 2)).toBe(
+      '<g class="c2-0"></g><clipPath id="c2-1"/><use href="url(#c2-1)"/>',
+    );
   });
 
   it('converts the Markdown subset: headings, lists, tables with right-aligned numbers, escaping', () => {
@@ -74,7 +122,13 @@ describe('report.html', () => {
 
 describe('latency heatmap', () => {
   it('merges neighbouring intervals of a long run into at most the column limit, keeping every count', () => {
-    const intervals = Array.from({ length: 1000 }, (_, i) => ({ tMs: i * 1000, counts: [[1000 + (i % 7), 3], [50_000, 1]] as [number, number][] }));
+    const intervals = Array.from({ length: 1000 }, (_, i) => ({
+      tMs: i * 1000,
+      counts: [
+        [1000 + (i % 7), 3],
+        [50_000, 1],
+      ] as [number, number][],
+    }));
     const option = latencyHeatmapChart(intervals, 16, 240) as { xAxis: { data: string[] }; series: { data: [number, number, number][] }[] };
     expect(option.xAxis.data.length).toBeLessThanOrEqual(240);
     expect(option.xAxis.data[0]).toBe('0');

@@ -50,7 +50,11 @@ describe('key popularity', () => {
 
   it('hotspot sends trafficShare of draws to keyFraction of the keys', () => {
     const schedule = createSchedule(
-      makeProfile({ name: 'h', phases: [{ type: 'steady', rate: 10_000, duration: '20s' }], keys: { count: 10_000, popularity: { type: 'hotspot', keyFraction: 0.01, trafficShare: 0.9 } } }),
+      makeProfile({
+        name: 'h',
+        phases: [{ type: 'steady', rate: 10_000, duration: '20s' }],
+        keys: { count: 10_000, popularity: { type: 'hotspot', keyFraction: 0.01, trafficShare: 0.9 } },
+      }),
     );
     const slot = emptyRequest();
     let hot = 0;
@@ -65,7 +69,12 @@ describe('key popularity', () => {
   it('a viral key rises to its peak in seconds and decays with its half-life', () => {
     const hot = { key: 'tweet:selfie', start: '10s', rise: '4s', peak: 0.4, hold: '2s', halfLife: '5s' };
     const schedule = createSchedule(
-      makeProfile({ name: 'v', seed: 3, phases: [{ type: 'steady', rate: 20_000, duration: '40s' }], keys: { count: 1_000_000, popularity: { type: 'zipf', s: 0.9 }, hot: [hot] } }),
+      makeProfile({
+        name: 'v',
+        seed: 3,
+        phases: [{ type: 'steady', rate: 20_000, duration: '40s' }],
+        keys: { count: 1_000_000, popularity: { type: 'zipf', s: 0.9 }, hot: [hot] },
+      }),
     );
     const hotId = schedule.plan.keyspace.count;
     expect(schedule.plan.keyspace.keyName(hotId)).toBe('tweet:selfie');
@@ -124,7 +133,13 @@ describe('sizes', () => {
     const cases: Distribution[] = [
       { type: 'lognormal', median: 1000, sigma: 0.8 },
       { type: 'exponential', mean: 5000 },
-      { type: 'empirical', values: [{ value: 100, weight: 3 }, { value: 4000, weight: 1 }] },
+      {
+        type: 'empirical',
+        values: [
+          { value: 100, weight: 3 },
+          { value: 4000, weight: 1 },
+        ],
+      },
       { type: 'uniform', min: 10, max: 20 },
     ];
     for (const d of cases) {
@@ -156,7 +171,7 @@ describe('determinism', () => {
     const slot = emptyRequest();
     let hash = 0;
     let n = 0;
-    const mix = (v: number) => (hash = (Math.imul(hash ^ v, 0x01000193) >>> 0));
+    const mix = (v: number) => (hash = Math.imul(hash ^ v, 0x01000193) >>> 0);
     while (schedule.next(slot)) {
       n++;
       [slot.intendedAtUs, slot.client, slot.kind, slot.batchSize, slot.valueSize, ...slot.keys].forEach(mix);
@@ -177,6 +192,17 @@ describe('determinism', () => {
       while (schedule.next(slot)) if (slot.client === 0) out.push(slot.intendedAtUs, slot.keys[0]!);
       return out;
     };
-    expect(keysOfA([{ name: 'a', share: 1 }, { name: 'b', rate: 50 }])).toEqual(keysOfA([{ name: 'a', share: 1 }, { name: 'c', rate: 400 }, { name: 'b', rate: 50 }]));
+    expect(
+      keysOfA([
+        { name: 'a', share: 1 },
+        { name: 'b', rate: 50 },
+      ]),
+    ).toEqual(
+      keysOfA([
+        { name: 'a', share: 1 },
+        { name: 'c', rate: 400 },
+        { name: 'b', rate: 50 },
+      ]),
+    );
   });
 });

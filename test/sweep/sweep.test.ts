@@ -15,7 +15,12 @@ describe('sweep grid', () => {
 
   it('two axes make every combination, the first varying slowest', () => {
     expect(gridPoints([parseAxis('a=1,2', 0), parseAxis('b=x,y,z', 0)])).toEqual([
-      [0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2],
+      [0, 0],
+      [0, 1],
+      [0, 2],
+      [1, 0],
+      [1, 1],
+      [1, 2],
     ]);
   });
 });
@@ -30,7 +35,13 @@ describe('stampede sweep on the HotOS retry example', () => {
   });
 
   it('a point is a pure function of its inputs: the same in a worker and in this thread', { timeout: 60_000 }, async () => {
-    const args = { profilePath: profile, vary: ['phases[0].rate=700', 'topology.services.api.queue.discipline=fifo,lifo'], set: ['phases[0].duration=60s'], steps: 2, windowS: [45, 60] as [number, number] };
+    const args = {
+      profilePath: profile,
+      vary: ['phases[0].rate=700', 'topology.services.api.queue.discipline=fifo,lifo'],
+      set: ['phases[0].duration=60s'],
+      steps: 2,
+      windowS: [45, 60] as [number, number],
+    };
     const inWorkers = await sweep({ ...args, parallel: 2 });
     const here = await sweep({ ...args, parallel: 1 });
     expect(inWorkers.points.map((p) => p.result.success)).toEqual(here.points.map((p) => p.result.success));

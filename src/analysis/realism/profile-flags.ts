@@ -19,20 +19,45 @@ const isModel = (p: Profile) => p.target === 'model';
 export const keySkew: FlagRule = ({ profile }) => {
   const production = profile.production?.topKeyShares;
   if (production) {
-    const gaps = production
-      .map((p) => ({ ...p, test: topKeyShare(profile.keys, p.keys) }))
-      .filter((p) => p.test * PRODUCTION_FACTOR < p.share);
+    const gaps = production.map((p) => ({ ...p, test: topKeyShare(profile.keys, p.keys) })).filter((p) => p.test * PRODUCTION_FACTOR < p.share);
     if (gaps.length === 0) return [];
     const worst = gaps.reduce((a, b) => (b.share / Math.max(b.test, 1e-12) > a.share / Math.max(a.test, 1e-12) ? b : a));
-    return [flag('key-skew', 'warn', 'keys less skewed than production', `top ${formatCount(worst.keys)} key(s): ${formatShare(worst.test)} of lookups in the test vs ${formatShare(worst.share)} in production`, INCIDENT.twitter2014b, 'raise keys.popularity skew (zipf s) or add keys.hot entries until the top-key shares match production')];
+    return [
+      flag(
+        'key-skew',
+        'warn',
+        'keys less skewed than production',
+        `top ${formatCount(worst.keys)} key(s): ${formatShare(worst.test)} of lookups in the test vs ${formatShare(worst.share)} in production`,
+        INCIDENT.twitter2014b,
+        'raise keys.popularity skew (zipf s) or add keys.hot entries until the top-key shares match production',
+      ),
+    ];
   }
   if (profile.keys.hot.length > 0) return [];
   const p = profile.keys.popularity;
   if (p.type === 'uniform' && profile.keys.count > 1) {
-    return [flag('key-skew', 'warn', 'uniform keys', `${formatCount(profile.keys.count)} keys drawn uniformly: the top key gets ${formatShare(topKeyShare(profile.keys, 1))} of lookups`, INCIDENT.twitter2014b, 'use keys.popularity {type: zipf, s: 0.99} (or production\'s measured skew) — real key traffic is heavily skewed')];
+    return [
+      flag(
+        'key-skew',
+        'warn',
+        'uniform keys',
+        `${formatCount(profile.keys.count)} keys drawn uniformly: the top key gets ${formatShare(topKeyShare(profile.keys, 1))} of lookups`,
+        INCIDENT.twitter2014b,
+        "use keys.popularity {type: zipf, s: 0.99} (or production's measured skew) — real key traffic is heavily skewed",
+      ),
+    ];
   }
   if (p.type === 'zipf' && p.s < 0.8) {
-    return [flag('key-skew', 'info', 'mildly skewed keys', `zipf s = ${p.s}: the top 1% of keys get ${formatShare(topKeyShare(profile.keys, Math.ceil(profile.keys.count / 100)))} of lookups`, INCIDENT.twitter2014b, 'measure production\'s skew and put it in production.topKeyShares')];
+    return [
+      flag(
+        'key-skew',
+        'info',
+        'mildly skewed keys',
+        `zipf s = ${p.s}: the top 1% of keys get ${formatShare(topKeyShare(profile.keys, Math.ceil(profile.keys.count / 100)))} of lookups`,
+        INCIDENT.twitter2014b,
+        "measure production's skew and put it in production.topKeyShares",
+      ),
+    ];
   }
   return [];
 };
@@ -44,7 +69,16 @@ export const noHotKey: FlagRule = ({ profile }) => {
   if (top1 >= 0.05) return [];
   const severity = productionTop1 !== undefined && productionTop1 >= 0.05 ? 'warn' : 'info';
   const seen = productionTop1 !== undefined ? ` (production: ${formatShare(productionTop1)})` : '';
-  return [flag('no-hot-key', severity, 'no hot key', `the most popular key gets ${formatShare(top1)} of lookups${seen}`, INCIDENT.twitter2014b, 'add a keys.hot entry (e.g. {key: viral, start: 10s, rise: 5s, peak: 0.3}) to rehearse one item going viral')];
+  return [
+    flag(
+      'no-hot-key',
+      severity,
+      'no hot key',
+      `the most popular key gets ${formatShare(top1)} of lookups${seen}`,
+      INCIDENT.twitter2014b,
+      'add a keys.hot entry (e.g. {key: viral, start: 10s, rise: 5s, peak: 0.3}) to rehearse one item going viral',
+    ),
+  ];
 };
 
 export const hotKeySmallValues: FlagRule = ({ profile }) => {
@@ -55,7 +89,16 @@ export const hotKeySmallValues: FlagRule = ({ profile }) => {
   const prodLarge = profile.production?.valueSize?.max ?? profile.production?.valueSize?.p9999 ?? profile.production?.valueSize?.p999 ?? profile.production?.valueSize?.p99;
   const severity = prodLarge !== undefined && prodLarge > SMALL_VALUE_BYTES ? 'warn' : 'info';
   const seen = prodLarge !== undefined ? `; production values reach ${formatBytes(prodLarge)}` : '';
-  return [flag('hot-key-small-values', severity, 'hot keys only with small values', `largest value sent ${formatBytes(largest)} (≤ ${formatBytes(SMALL_VALUE_BYTES)})${seen}`, INCIDENT.twitter2018a, 'give the hot key a large value (a valueSize with a tail above 5 KB): large hot values saturate NICs and evade sampling detectors')];
+  return [
+    flag(
+      'hot-key-small-values',
+      severity,
+      'hot keys only with small values',
+      `largest value sent ${formatBytes(largest)} (≤ ${formatBytes(SMALL_VALUE_BYTES)})${seen}`,
+      INCIDENT.twitter2018a,
+      'give the hot key a large value (a valueSize with a tail above 5 KB): large hot values saturate NICs and evade sampling detectors',
+    ),
+  ];
 };
 
 export const batchTail: FlagRule = ({ profile }) => {
@@ -64,21 +107,44 @@ export const batchTail: FlagRule = ({ profile }) => {
   if (tail === undefined) return [];
   const largest = upperBound(trafficSizes(profile).batch);
   if (largest * PRODUCTION_FACTOR >= tail) return [];
-  return [flag('batch-tail', 'warn', 'batch sizes far below production\'s tail', `largest batch the test sends: ${formatCount(largest)} keys; production: ${formatCount(tail)}`, INCIDENT.bluesky, 'add a mixture component (or a client) with production\'s largest batches, e.g. 0.01% uniform 15000–20000')];
+  return [
+    flag(
+      'batch-tail',
+      'warn',
+      "batch sizes far below production's tail",
+      `largest batch the test sends: ${formatCount(largest)} keys; production: ${formatCount(tail)}`,
+      INCIDENT.bluesky,
+      "add a mixture component (or a client) with production's largest batches, e.g. 0.01% uniform 15000–20000",
+    ),
+  ];
 };
 
 export const valueSizes: FlagRule = ({ profile }) => {
   const observed = profile.production?.valueSize;
   if (!observed) return [];
   const sizes = trafficSizes(profile).valueSize;
-  const gaps = ([['p50', 0.5], ['p99', 0.99]] as const).flatMap(([name, q]) => {
+  const gaps = (
+    [
+      ['p50', 0.5],
+      ['p99', 0.99],
+    ] as const
+  ).flatMap(([name, q]) => {
     const prod = observed[name];
     if (prod === undefined) return [];
     const test = quantile(sizes, q);
     return test * PRODUCTION_FACTOR < prod ? [`${name} ${formatBytes(test)} vs ${formatBytes(prod)} in production`] : [];
   });
   if (gaps.length === 0) return [];
-  return [flag('value-size', 'warn', 'values smaller than production\'s', gaps.join('; '), INCIDENT.twitter2018a, 'set valueSize to production\'s distribution (e.g. lognormal with its median and p99)')];
+  return [
+    flag(
+      'value-size',
+      'warn',
+      "values smaller than production's",
+      gaps.join('; '),
+      INCIDENT.twitter2018a,
+      "set valueSize to production's distribution (e.g. lognormal with its median and p99)",
+    ),
+  ];
 };
 
 export const connectionsPerClient: FlagRule = ({ profile }) => {
@@ -87,10 +153,28 @@ export const connectionsPerClient: FlagRule = ({ profile }) => {
   const prod = profile.production?.connectionsPerClient;
   if (prod !== undefined) {
     if (Number.isFinite(test) && test <= prod * PRODUCTION_FACTOR && test * PRODUCTION_FACTOR >= prod) return [];
-    return [flag('connections-per-client', 'warn', 'connections per client far from production', `${formatCount(test)} per client and server vs ${prod} in production`, INCIDENT.twitter2018b, `set the pool (maxOpen / connections) to production's ${prod}; with pipelining 1–2 suffice, more raise the tail`)];
+    return [
+      flag(
+        'connections-per-client',
+        'warn',
+        'connections per client far from production',
+        `${formatCount(test)} per client and server vs ${prod} in production`,
+        INCIDENT.twitter2018b,
+        `set the pool (maxOpen / connections) to production's ${prod}; with pipelining 1–2 suffice, more raise the tail`,
+      ),
+    ];
   }
   if (test <= 2) return [];
-  return [flag('connections-per-client', 'info', 'many connections per client', `${formatCount(test)} connections per client and server; production clients with pipelining use 1–2`, INCIDENT.twitter2018b, 'state production\'s figure in production.connectionsPerClient')];
+  return [
+    flag(
+      'connections-per-client',
+      'info',
+      'many connections per client',
+      `${formatCount(test)} connections per client and server; production clients with pipelining use 1–2`,
+      INCIDENT.twitter2018b,
+      "state production's figure in production.connectionsPerClient",
+    ),
+  ];
 };
 
 export const clientInstances: FlagRule = ({ profile }) => {
@@ -98,10 +182,28 @@ export const clientInstances: FlagRule = ({ profile }) => {
   const prod = profile.production?.clientInstances;
   if (prod !== undefined) {
     if (test * 10 >= prod) return [];
-    return [flag('client-instances', 'warn', 'a few client instances stand in for many', `${formatCount(test)} client instance(s) in the test vs ${formatCount(prod)} in production`, INCIDENT.twitter2014a, 'raise instances (clients[].instances or the caller group\'s instances): connection counts, TIME_WAIT and per-client limits scale with them')];
+    return [
+      flag(
+        'client-instances',
+        'warn',
+        'a few client instances stand in for many',
+        `${formatCount(test)} client instance(s) in the test vs ${formatCount(prod)} in production`,
+        INCIDENT.twitter2014a,
+        "raise instances (clients[].instances or the caller group's instances): connection counts, TIME_WAIT and per-client limits scale with them",
+      ),
+    ];
   }
   if (!isModel(profile) && test === 1) {
-    return [flag('client-instances', 'info', 'one generator stands in for every client', 'one client instance sends all the traffic', INCIDENT.twitter2014a, 'state production.clientInstances, or run several generators')];
+    return [
+      flag(
+        'client-instances',
+        'info',
+        'one generator stands in for every client',
+        'one client instance sends all the traffic',
+        INCIDENT.twitter2014a,
+        'state production.clientInstances, or run several generators',
+      ),
+    ];
   }
   return [];
 };
@@ -109,14 +211,32 @@ export const clientInstances: FlagRule = ({ profile }) => {
 export const warmup: FlagRule = ({ profile }) => {
   if (profile.warmup > 0) return [];
   const cold = isModel(profile) && Object.values(profile.topology.caches).some((c) => !c.warm);
-  return [flag('no-warmup', 'warn', 'no warm-up', `warm-up 0 s${cold ? ': a cold cache and empty pools are measured' : ': pools and connections are measured while they open'}`, INCIDENT.twitter2013, 'add `warmup: 10s` (traffic at the first rate, not measured)')];
+  return [
+    flag(
+      'no-warmup',
+      'warn',
+      'no warm-up',
+      `warm-up 0 s${cold ? ': a cold cache and empty pools are measured' : ': pools and connections are measured while they open'}`,
+      INCIDENT.twitter2013,
+      'add `warmup: 10s` (traffic at the first rate, not measured)',
+    ),
+  ];
 };
 
 export const shortRun: FlagRule = ({ profile, result }) => {
-  const measuredUs = result ? result.durationMs * 1000 : profile.duration ?? undefined;
+  const measuredUs = result ? result.durationMs * 1000 : (profile.duration ?? undefined);
   const us = measuredUs ?? profile.phases.reduce((sum, p) => sum + phaseUs(p), 0);
   if (us >= MIN_STEADY_RUN_US) return [];
-  return [flag('short-run', 'warn', 'run too short for steady state', `measured for ${formatUs(us)} (< ${formatUs(MIN_STEADY_RUN_US)})`, INCIDENT.twitter2018b, 'measure at least 20–60 s per rate after a warm-up')];
+  return [
+    flag(
+      'short-run',
+      'warn',
+      'run too short for steady state',
+      `measured for ${formatUs(us)} (< ${formatUs(MIN_STEADY_RUN_US)})`,
+      INCIDENT.twitter2018b,
+      'measure at least 20–60 s per rate after a warm-up',
+    ),
+  ];
 };
 
 export const singleShard: FlagRule = ({ profile }) => {
@@ -125,21 +245,57 @@ export const singleShard: FlagRule = ({ profile }) => {
   if (shards === undefined) return [];
   if (prod !== undefined) {
     if (shards * PRODUCTION_FACTOR >= prod) return [];
-    return [flag('single-shard', 'warn', 'fewer shards than the production cluster', `${shards} shard(s) in the test vs ${prod} in production`, INCIDENT.twitter2018a, 'model (or deploy) production\'s shard count: skew and hashing only show across many shards')];
+    return [
+      flag(
+        'single-shard',
+        'warn',
+        'fewer shards than the production cluster',
+        `${shards} shard(s) in the test vs ${prod} in production`,
+        INCIDENT.twitter2018a,
+        "model (or deploy) production's shard count: skew and hashing only show across many shards",
+      ),
+    ];
   }
   if (shards > 1) return [];
-  return [flag('single-shard', 'info', 'a single shard or node', 'every key lives on one cache node', INCIDENT.twitter2018a, 'state production.shards; with one node, hot-shard and rehash effects cannot appear')];
+  return [
+    flag(
+      'single-shard',
+      'info',
+      'a single shard or node',
+      'every key lives on one cache node',
+      INCIDENT.twitter2018a,
+      'state production.shards; with one node, hot-shard and rehash effects cannot appear',
+    ),
+  ];
 };
 
 export const failoverHeadroom: FlagRule = ({ profile, qualification }) => {
   const dcs = profile.production?.dataCentres;
   if (qualification) {
     if (qualification.failoverComputed) return [];
-    return [flag('failover-headroom', 'warn', 'capacity claimed without failover headroom', dcs === 1 ? 'production.dataCentres is 1: nothing can fail over' : 'no production.dataCentres and peakRps: the N+1 load was not computed', INCIDENT.twitter2018b, 'add production: {peakRps, dataCentres} so qualification checks capacity against one DC\'s traffic shifted here')];
+    return [
+      flag(
+        'failover-headroom',
+        'warn',
+        'capacity claimed without failover headroom',
+        dcs === 1 ? 'production.dataCentres is 1: nothing can fail over' : 'no production.dataCentres and peakRps: the N+1 load was not computed',
+        INCIDENT.twitter2018b,
+        "add production: {peakRps, dataCentres} so qualification checks capacity against one DC's traffic shifted here",
+      ),
+    ];
   }
   if (dcs === undefined || dcs < 2) return [];
   if (profile.multipliers.some((m) => m.factor > 1)) return [];
-  return [flag('failover-headroom', 'info', 'failover not rehearsed', `${dcs} data centres in production, no traffic multiplier in the profile`, INCIDENT.twitter2018b, `add multipliers: [{at: 30s, until: 60s, factor: ${Number((dcs / (dcs - 1)).toFixed(2))}, label: failover}], or run stampede qualify`)];
+  return [
+    flag(
+      'failover-headroom',
+      'info',
+      'failover not rehearsed',
+      `${dcs} data centres in production, no traffic multiplier in the profile`,
+      INCIDENT.twitter2018b,
+      `add multipliers: [{at: 30s, until: 60s, factor: ${Number((dcs / (dcs - 1)).toFixed(2))}, label: failover}], or run stampede qualify`,
+    ),
+  ];
 };
 
 export const retriesAndTimeouts: FlagRule = ({ profile }) => {
@@ -150,22 +306,64 @@ export const retriesAndTimeouts: FlagRule = ({ profile }) => {
   const untimed = callers.filter((g) => !Number.isFinite(t.clientGroups[g]?.timeout ?? Infinity));
   if (callers.length === 0 || untimed.length > 0) {
     const evidence = callers.length === 0 ? 'topology has no caller: users wait forever and never retry' : `caller group ${untimed.join(', ')} has timeout: inf`;
-    flags.push(flag('retries-timeouts', 'warn', 'client timeouts not modelled', evidence, INCIDENT.blackFriday, 'set topology.caller and give its client group the production timeout (and retries)'));
+    flags.push(
+      flag(
+        'retries-timeouts',
+        'warn',
+        'client timeouts not modelled',
+        evidence,
+        INCIDENT.blackFriday,
+        'set topology.caller and give its client group the production timeout (and retries)',
+      ),
+    );
   }
   for (const [name, g] of Object.entries(t.clientGroups)) {
     if (g.retries.count === 0 || g.retries.backoff.base > 0) continue;
-    flags.push(flag('retries-timeouts', 'warn', 'retries multiply load under failure', `group ${name}: ${g.retries.count} immediate retries → ×${g.retries.count + 1} attempts when everything fails`, INCIDENT.twitter2014a, `do the math for 100% failure: backoff (retries.backoff.base), a retry budget, or --set topology.clientGroups.${name}.retries.count=0`));
+    flags.push(
+      flag(
+        'retries-timeouts',
+        'warn',
+        'retries multiply load under failure',
+        `group ${name}: ${g.retries.count} immediate retries → ×${g.retries.count + 1} attempts when everything fails`,
+        INCIDENT.twitter2014a,
+        `do the math for 100% failure: backoff (retries.backoff.base), a retry budget, or --set topology.clientGroups.${name}.retries.count=0`,
+      ),
+    );
   }
   return flags;
 };
 
 export const loopback: FlagRule = ({ profile, result }) => {
   const target = result?.target ?? profile.target;
-  if (target === 'model') return [flag('loopback', 'info', 'modelled, not measured', 'target is the model core: capacity of the topology as written, not of hardware', INCIDENT.twitter2018b, 'confirm the figure on real hosts before provisioning on it')];
-  const hosts = target.replace(/^\w+:\/\//, '').replace(/\/.*$/, '').split(',');
+  if (target === 'model')
+    return [
+      flag(
+        'loopback',
+        'info',
+        'modelled, not measured',
+        'target is the model core: capacity of the topology as written, not of hardware',
+        INCIDENT.twitter2018b,
+        'confirm the figure on real hosts before provisioning on it',
+      ),
+    ];
+  const hosts = target
+    .replace(/^\w+:\/\//, '')
+    .replace(/\/.*$/, '')
+    .split(',');
   const local = hosts.every((h) => /^(127\.|localhost|\[?::1\]?)/.test(h));
-  if (local) return [flag('loopback', 'warn', 'loopback target', `${target}: generator and target share one host and no network`, INCIDENT.twitter2018b, 'note it in the report, or run the target on its own hosts before quoting capacity')];
-  if (hosts.length === 1 && profile.target.startsWith('memcached')) return [flag('loopback', 'info', 'single target host', `${target}: one server`, INCIDENT.twitter2018b, 'qualify against the production shard count')];
+  if (local)
+    return [
+      flag(
+        'loopback',
+        'warn',
+        'loopback target',
+        `${target}: generator and target share one host and no network`,
+        INCIDENT.twitter2018b,
+        'note it in the report, or run the target on its own hosts before quoting capacity',
+      ),
+    ];
+  if (hosts.length === 1 && profile.target.startsWith('memcached'))
+    return [flag('loopback', 'info', 'single target host', `${target}: one server`, INCIDENT.twitter2018b, 'qualify against the production shard count')];
   return [];
 };
 
@@ -173,12 +371,28 @@ export const errorRateIgnored: FlagRule = ({ profile, result }) => {
   if (profile.slo.errorRate !== undefined) return [];
   const failed = result ? result.requests.failed + result.requests.dropped : undefined;
   const total = result ? result.requests.ok + result.requests.failed + result.requests.dropped : 0;
-  const evidence = failed === undefined ? 'the SLO has no errorRate' : `${formatCount(failed)} failed (${formatShare(total > 0 ? failed / total : 0)}) and the SLO has no errorRate`;
+  const evidence =
+    failed === undefined ? 'the SLO has no errorRate' : `${formatCount(failed)} failed (${formatShare(total > 0 ? failed / total : 0)}) and the SLO has no errorRate`;
   return [flag('error-rate-ignored', 'warn', 'error rate ignored', evidence, INCIDENT.twitter2013, 'add slo.errorRate (e.g. 0.001)')];
 };
 
 /** Rules that need only the profile (and plan). */
-export const PROFILE_RULES: FlagRule[] = [keySkew, noHotKey, hotKeySmallValues, batchTail, valueSizes, connectionsPerClient, clientInstances, warmup, shortRun, singleShard, failoverHeadroom, retriesAndTimeouts, loopback, errorRateIgnored];
+export const PROFILE_RULES: FlagRule[] = [
+  keySkew,
+  noHotKey,
+  hotKeySmallValues,
+  batchTail,
+  valueSizes,
+  connectionsPerClient,
+  clientInstances,
+  warmup,
+  shortRun,
+  singleShard,
+  failoverHeadroom,
+  retriesAndTimeouts,
+  loopback,
+  errorRateIgnored,
+];
 
 export function flag(id: string, severity: RealismFlag['severity'], title: string, evidence: string, incident: string, fix: string): RealismFlag {
   return { id, severity, title, evidence, incident, fix };
@@ -210,7 +424,10 @@ function testClientInstances(profile: Profile): number {
   if (!isModel(profile)) return fromProfile;
   const callers = callerGroups(profile);
   if (callers.length === 0) return fromProfile;
-  return Math.max(fromProfile, callers.reduce((sum, g) => sum + (profile.topology.clientGroups[g]?.instances ?? 1), 0));
+  return Math.max(
+    fromProfile,
+    callers.reduce((sum, g) => sum + (profile.topology.clientGroups[g]?.instances ?? 1), 0),
+  );
 }
 
 function testShards(profile: Profile): number | undefined {
@@ -219,4 +436,3 @@ function testShards(profile: Profile): number | undefined {
   const caches = Object.values(profile.topology.caches);
   return caches.length === 0 ? undefined : Math.max(...caches.map((c) => c.shards));
 }
-

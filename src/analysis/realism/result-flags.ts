@@ -16,7 +16,16 @@ import type { FlagRule, RealismFlag } from './types.ts';
 export const coordinatedOmission: FlagRule = ({ result }) => {
   if (!result) return [];
   if (result.driver.loop === 'closed') {
-    return [flag('coordinated-omission', 'invalid', 'closed-loop load', 'the driver waited for each response before sending the next request', INCIDENT.coordinatedOmission, 'run open loop (the default): every request at its intended time')];
+    return [
+      flag(
+        'coordinated-omission',
+        'invalid',
+        'closed-loop load',
+        'the driver waited for each response before sending the next request',
+        INCIDENT.coordinatedOmission,
+        'run open loop (the default): every request at its intended time',
+      ),
+    ];
   }
   const g = result.generator;
   if (!g) return [];
@@ -29,12 +38,29 @@ export const coordinatedOmission: FlagRule = ({ result }) => {
   // add up; percentiles do not (the late requests need not be the slow ones), so they are only a
   // fallback when the driver gives no mean lateness.
   const lateMean = g.sendLatenessUs.mean;
-  const lost =
-    lateMean !== undefined ? result.latencyUs.mean - result.serviceTimeUs.mean < 0.5 * lateMean : service >= 0.95 * latency && latency > 0;
+  const lost = lateMean !== undefined ? result.latencyUs.mean - result.serviceTimeUs.mean < 0.5 * lateMean : service >= 0.95 * latency && latency > 0;
   if (lost) {
-    return [flag('coordinated-omission', 'invalid', 'a stall the generator waited out', `requests left up to ${formatUs(late)} late (p99) yet latency p99 ${formatUs(latency)} ≈ service time p99 ${formatUs(service)}: lateness is missing from latency`, INCIDENT.coordinatedOmission, 'measure latency from the intended send time (the recorder does; a custom driver must pass intendedAtUs)')];
+    return [
+      flag(
+        'coordinated-omission',
+        'invalid',
+        'a stall the generator waited out',
+        `requests left up to ${formatUs(late)} late (p99) yet latency p99 ${formatUs(latency)} ≈ service time p99 ${formatUs(service)}: lateness is missing from latency`,
+        INCIDENT.coordinatedOmission,
+        'measure latency from the intended send time (the recorder does; a custom driver must pass intendedAtUs)',
+      ),
+    ];
   }
-  return [flag('coordinated-omission', 'warn', 'the generator fell behind its schedule', `send lateness p99 ${formatUs(late)} (latency p99 ${formatUs(latency)}; counted from the intended time)`, INCIDENT.coordinatedOmission, 'the latency is corrected, but the target saw the load late: add generator capacity (--workers, hosts)')];
+  return [
+    flag(
+      'coordinated-omission',
+      'warn',
+      'the generator fell behind its schedule',
+      `send lateness p99 ${formatUs(late)} (latency p99 ${formatUs(latency)}; counted from the intended time)`,
+      INCIDENT.coordinatedOmission,
+      'the latency is corrected, but the target saw the load late: add generator capacity (--workers, hosts)',
+    ),
+  ];
 };
 
 export const generatorBottleneck: FlagRule = ({ result }) => {
@@ -57,7 +83,16 @@ export const generatorBottleneck: FlagRule = ({ result }) => {
     reasons.push(`${formatCount(dropped)} sends dropped (${formatShare(share)})`);
   }
   if (reasons.length === 0) return [];
-  return [flag('generator-bottleneck', severity, 'the load generator was the limit', reasons.join('; '), INCIDENT.openlinker, 'add generator capacity (more workers or hosts, raise inFlightCap) until achieved = asked and nothing is dropped')];
+  return [
+    flag(
+      'generator-bottleneck',
+      severity,
+      'the load generator was the limit',
+      reasons.join('; '),
+      INCIDENT.openlinker,
+      'add generator capacity (more workers or hosts, raise inFlightCap) until achieved = asked and nothing is dropped',
+    ),
+  ];
 };
 
 export const tooFewSamples: FlagRule = ({ profile, plan, result }) => {
@@ -70,7 +105,16 @@ export const tooFewSamples: FlagRule = ({ profile, plan, result }) => {
     const scope = rule.kind ? ` (kind ${rule.kind})` : rule.client ? ` (client ${rule.client})` : '';
     const needed = Math.ceil(STABLE_TAIL_SAMPLES / (1 - rule.percentile / 100));
     const counted = result ? 'requests' : 'expected requests';
-    return [flag('too-few-samples', severity, `too few samples for p${rule.percentile}`, `p${rule.percentile}${scope} from ${formatCount(n)} ${counted}: ${formatCount(tail)} beyond it`, INCIDENT.twitter2018b, `run longer or faster: p${rule.percentile} needs ≥ ${formatCount(needed)} requests`)];
+    return [
+      flag(
+        'too-few-samples',
+        severity,
+        `too few samples for p${rule.percentile}`,
+        `p${rule.percentile}${scope} from ${formatCount(n)} ${counted}: ${formatCount(tail)} beyond it`,
+        INCIDENT.twitter2018b,
+        `run longer or faster: p${rule.percentile} needs ≥ ${formatCount(needed)} requests`,
+      ),
+    ];
   });
   return flags;
 };
@@ -93,10 +137,30 @@ export const hitRatio: FlagRule = ({ profile, result }) => {
     if (prod !== undefined) {
       if (Math.abs(mean - prod) <= HIT_RATIO_TOLERANCE) return [];
       const direction = mean > prod ? 'above' : 'below';
-      return [flag('hit-ratio', 'warn', `cache hit ratio ${direction} production's`, `${cache}: ${formatShare(mean)} in the test vs ${formatShare(prod)} in production`, INCIDENT.twitter2016b, mean > prod ? 'widen the keyspace or shrink the cache (capacity) so misses reach the database as in production' : 'warm the cache (warm: true or a warm-up) or raise its capacity')];
+      return [
+        flag(
+          'hit-ratio',
+          'warn',
+          `cache hit ratio ${direction} production's`,
+          `${cache}: ${formatShare(mean)} in the test vs ${formatShare(prod)} in production`,
+          INCIDENT.twitter2016b,
+          mean > prod
+            ? 'widen the keyspace or shrink the cache (capacity) so misses reach the database as in production'
+            : 'warm the cache (warm: true or a warm-up) or raise its capacity',
+        ),
+      ];
     }
     if (mean < SUSPICIOUS_HIT_RATIO) return [];
-    return [flag('hit-ratio', 'info', 'near-perfect cache hit ratio', `${cache}: ${formatShare(mean)} over the measured intervals`, INCIDENT.twitter2016b, 'state production.hitRatio; a pre-warmed cache hides the database load of misses')];
+    return [
+      flag(
+        'hit-ratio',
+        'info',
+        'near-perfect cache hit ratio',
+        `${cache}: ${formatShare(mean)} over the measured intervals`,
+        INCIDENT.twitter2016b,
+        'state production.hitRatio; a pre-warmed cache hides the database load of misses',
+      ),
+    ];
   });
 };
 
@@ -108,7 +172,16 @@ export const fastErrors: FlagRule = ({ result }) => {
   if (failed.requests === 0 || completed === 0 || ok.requests === 0) return [];
   if (failed.requests / completed < FAST_ERRORS.share) return [];
   if (failed.latencyUs.p50 * FAST_ERRORS.speedup > ok.latencyUs.p50) return [];
-  return [flag('fast-errors', 'warn', 'errors faster than successes pull percentiles down', `${formatShare(failed.requests / completed)} failed with median ${formatUs(failed.latencyUs.p50)} vs ${formatUs(ok.latencyUs.p50)} for successes`, INCIDENT.twitter2013, 'judge the error rate (slo.errorRate) and read the ok-only percentiles: a fast failure is not a fast answer')];
+  return [
+    flag(
+      'fast-errors',
+      'warn',
+      'errors faster than successes pull percentiles down',
+      `${formatShare(failed.requests / completed)} failed with median ${formatUs(failed.latencyUs.p50)} vs ${formatUs(ok.latencyUs.p50)} for successes`,
+      INCIDENT.twitter2013,
+      'judge the error rate (slo.errorRate) and read the ok-only percentiles: a fast failure is not a fast answer',
+    ),
+  ];
 };
 
 /**
@@ -125,7 +198,11 @@ export function fellShort(result: RunResult): boolean {
 
 export const RESULT_RULES: FlagRule[] = [coordinatedOmission, generatorBottleneck, tooFewSamples, hitRatio, fastErrors];
 
-function sliceCount(rule: { kind?: string | undefined; client?: string | undefined }, result: RunResult | undefined, plan: { expectedRequests: number; warmupUs: number; totalUs: number; kinds: string[]; kindShares: number[]; clients: { name: string; expectedRequests: number }[] } | undefined): number | undefined {
+function sliceCount(
+  rule: { kind?: string | undefined; client?: string | undefined },
+  result: RunResult | undefined,
+  plan: { expectedRequests: number; warmupUs: number; totalUs: number; kinds: string[]; kindShares: number[]; clients: { name: string; expectedRequests: number }[] } | undefined,
+): number | undefined {
   if (result) {
     if (rule.kind !== undefined && rule.client === undefined) return result.byKind[rule.kind]?.requests ?? 0;
     if (rule.client !== undefined && rule.kind === undefined) return result.byClient[rule.client]?.requests ?? 0;
@@ -140,4 +217,3 @@ function sliceCount(rule: { kind?: string | undefined; client?: string | undefin
   if (rule.kind === undefined) return plan.expectedRequests * measured;
   return undefined;
 }
-

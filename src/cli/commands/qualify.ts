@@ -49,7 +49,8 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
         ...(args.start !== undefined && { startRps: args.start }),
         signal: abort.signal,
         onStep: (s, i) => {
-          if (!args.quiet) process.stderr.write(`step ${i + 1}: ${s.askedRps} rps → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${s.pass ? 'pass' : 'FAIL'}\n`);
+          if (!args.quiet)
+            process.stderr.write(`step ${i + 1}: ${s.askedRps} rps → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${s.pass ? 'pass' : 'FAIL'}\n`);
         },
       });
       const { markdown } = writeQualificationReports(outDir, q);

@@ -5,8 +5,7 @@ import type { Qualification } from '../../analysis/qualification.ts';
 import type { ArgsOf, StampedeCommand } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 
-const builder = (yargs: Argv) =>
-  yargs.positional('dir', { type: 'string', demandOption: true }).option('print', { type: 'boolean', default: false, describe: 'print report.md' });
+const builder = (yargs: Argv) => yargs.positional('dir', { type: 'string', demandOption: true }).option('print', { type: 'boolean', default: false, describe: 'print report.md' });
 
 /** Re-renders report.md and report.html of a run or qualification folder from its stored artifacts. */
 export const report: StampedeCommand<ArgsOf<typeof builder>> = {
@@ -21,13 +20,15 @@ export const report: StampedeCommand<ArgsOf<typeof builder>> = {
       import('../../pipeline/run.ts'),
       import('../../report/qualification-report.ts'),
     ]);
-    if (!isRunDir(args.dir)) throw commandLineError('<run-dir>', `no result.json or qualification.json in ${args.dir}`, 'give a folder written by stampede run or stampede qualify');
+    if (!isRunDir(args.dir))
+      throw commandLineError('<run-dir>', `no result.json or qualification.json in ${args.dir}`, 'give a folder written by stampede run or stampede qualify');
     let markdown: string;
     try {
       const q = readQualification(join(args.dir, 'qualification.json'));
       markdown = q ? writeQualificationReports(args.dir, q).markdown : await rerenderRun(args.dir);
     } catch (error) {
-      if (error instanceof SyntaxError) throw commandLineError('<run-dir>', `unreadable artifacts in ${args.dir}: ${error.message}`, 'the folder holds a damaged result.json or qualification.json');
+      if (error instanceof SyntaxError)
+        throw commandLineError('<run-dir>', `unreadable artifacts in ${args.dir}: ${error.message}`, 'the folder holds a damaged result.json or qualification.json');
       throw error;
     }
     process.stdout.write(args.print ? markdown : `${join(args.dir, 'report.md')}\n${join(args.dir, 'report.html')}\n`);

@@ -7,7 +7,7 @@ export const schema: StampedeCommand<object> = {
   builder: (yargs) => yargs,
   async run() {
     const { profileJsonSchema } = await import('../../profile/json-schema.ts');
-    process.stdout.write(JSON.stringify(profileJsonSchema(), null, 2) + '\n');
+    process.stdout.write(`${JSON.stringify(profileJsonSchema(), null, 2)}\n`);
     return ExitCode.Ok;
   },
 };

@@ -39,7 +39,7 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
       parallel: args.parallel,
       onPoint: process.stderr.isTTY ? (done, total) => process.stderr.write(`\r${done}/${total} points${done === total ? '\n' : ''}`) : undefined,
     });
-    process.stdout.write(args.json ? JSON.stringify(result, null, 2) + '\n' : renderSweep(result));
+    process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderSweep(result));
     return ExitCode.Ok;
   },
 };

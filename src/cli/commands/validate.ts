@@ -6,7 +6,11 @@ export const validate: StampedeCommand<{ profile: string; set: string[] }> = {
   describe: 'check a profile and print its resolved plan',
   builder: profileOptions,
   async run(args) {
-    const [{ loadProfile }, { createSchedule }, { renderPlan }] = await Promise.all([import('../../profile/load.ts'), import('../../schedule/index.ts'), import('../../report/plan.ts')]);
+    const [{ loadProfile }, { createSchedule }, { renderPlan }] = await Promise.all([
+      import('../../profile/load.ts'),
+      import('../../schedule/index.ts'),
+      import('../../report/plan.ts'),
+    ]);
     const profile = await loadProfile(args.profile, args.set);
     process.stdout.write(renderPlan(profile, createSchedule(profile).plan));
     return ExitCode.Ok;

@@ -8,7 +8,7 @@ import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../../reco
 import type { Driver, DriverOptions, RunContext } from '../types.ts';
 import { HttpConnection, type ConnectionOwner } from './connection.ts';
 import { StatsPoller, TARGET_STAT_GAUGE } from './stats-poller.ts';
-import { RequestTemplate, valueSlab, type RequestTemplateSpec } from './template.ts';
+import { RequestTemplate, valueSlab } from './template.ts';
 
 /**
  * The `http://host:port` target: open-loop HTTP/1.1 over a fixed pool of keep-alive connections
@@ -29,7 +29,8 @@ async function runHttp(context: RunContext, target: HttpTarget, intervalUs: numb
   const { url } = target;
   const settings = context.profile.http;
   const run = new OpenLoopRun(context, openLoopOptions(settings, options));
-  const stats = settings.statsPath === undefined || options.pollTargetStats === false ? undefined : new StatsPoller(new URL(settings.statsPath, url), Math.max(100, intervalUs / 2000));
+  const stats =
+    settings.statsPath === undefined || options.pollTargetStats === false ? undefined : new StatsPoller(new URL(settings.statsPath, url), Math.max(100, intervalUs / 2000));
   const transport = new HttpTransport(run, context.profile, settings, target, stats);
   stats?.start();
   const report = await run.execute(transport, context.signal);

@@ -30,7 +30,7 @@ export class RequestTemplate {
 
   constructor(
     spec: RequestTemplateSpec,
-    private readonly hostHeader: string,
+    hostHeader: string,
     private readonly keyspace: Keyspace,
     private readonly names: { clients: string[]; kinds: string[] },
     private readonly valueSlab: string,
@@ -84,7 +84,7 @@ export class RequestTemplate {
       case 'keys:json': {
         let out = '[';
         for (let i = 0; i < r.batchSize; i++) out += (i > 0 ? ',' : '') + JSON.stringify(ks.keyName(r.keys[i]!));
-        return out + ']';
+        return `${out}]`;
       }
       case 'batch':
         return String(r.batchSize);

@@ -24,7 +24,7 @@ export interface ModelComponent<D = unknown> extends GaugeSource {
  * section and says how results see them. Adding a kind is a folder with one of these plus a line in
  * the registry; nothing else reaches into a kind.
  */
-export interface ComponentKind<R extends { readonly name: string } = { readonly name: string }> {
+export interface ComponentKind<_R extends { readonly name: string } = { readonly name: string }> {
   /** Its topology section, and its key in the run's details. */
   readonly section: Section;
   /** Destination nodes (call targets) each component of the section takes; kinds nobody calls leave it out. */

@@ -2,7 +2,19 @@
  * Why a request or call failed. Short snake_case names, registered with the recorder at setup;
  * code 0 is success. A failure deep in the stack fails every caller above it with the same reason.
  */
-export const REASON_NAMES = ['ok', 'timeout', 'dial_error', 'checkout_timeout', 'queue_full', 'pool_disabled', 'unfinished', 'connection_refused', 'connection_reset', 'rate_limited', 'expired'] as const;
+export const REASON_NAMES = [
+  'ok',
+  'timeout',
+  'dial_error',
+  'checkout_timeout',
+  'queue_full',
+  'pool_disabled',
+  'unfinished',
+  'connection_refused',
+  'connection_reset',
+  'rate_limited',
+  'expired',
+] as const;
 export type ReasonName = (typeof REASON_NAMES)[number];
 
 export const OK = 0;

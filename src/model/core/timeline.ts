@@ -48,8 +48,7 @@ export class TimelinePlayer implements EventHandler {
       else if ('latency' in event) {
         sim.at(event.at, this.handlerId, EV_LATENCY_START, i);
         sim.at(Math.max(event.at, event.until), this.handlerId, EV_LATENCY_END, i);
-      }
-      else if ('dip' in event) sim.at(event.start, this.handlerId, EV_DIP_START, i);
+      } else if ('dip' in event) sim.at(event.start, this.handlerId, EV_DIP_START, i);
       else sim.at(event.at, this.handlerId, EV_SET, i);
     });
   }
@@ -66,16 +65,14 @@ export class TimelinePlayer implements EventHandler {
       if (l.service !== undefined) this.targets.service(l.service).extraLatencyUs = add;
       if (l.cache !== undefined) this.targets.cache(l.cache).extraLatencyUs = add;
       if (l.database !== undefined) this.targets.database(l.database).extraLatencyUs = add;
-    }
-    else if ('restoreShards' in event) {
+    } else if ('restoreShards' in event) {
       // One dead shard now; the next after `every` (or all now when every is 0).
       const cache = this.targets.cache(event.restoreShards.cache);
       do {
         if (!cache.restoreOne()) return;
       } while (event.restoreShards.every === 0);
       this.sim.after(event.restoreShards.every, this.handlerId, EV_RESTORE, index);
-    }
-    else if ('dip' in event) {
+    } else if ('dip' in event) {
       const factor = code === EV_DIP_START ? event.dip.slowdown : 1;
       if (event.dip.cache !== undefined) this.targets.cache(event.dip.cache).slowdown = factor;
       else this.targets.service(event.dip.service!).slowdown = factor;

@@ -134,7 +134,8 @@ export class Wiring {
   private warnUnusedRoutes(): void {
     const { entry, caller } = this.topology;
     if (typeof entry !== 'string') {
-      for (const kind of Object.keys(entry)) if (kind !== 'default' && !this.plan.kinds.includes(kind)) this.warnings.push(`entry.${kind}: no request of kind "${kind}" in the profile`);
+      for (const kind of Object.keys(entry))
+        if (kind !== 'default' && !this.plan.kinds.includes(kind)) this.warnings.push(`entry.${kind}: no request of kind "${kind}" in the profile`);
     }
     if (caller !== undefined && typeof caller !== 'string') {
       const clients = this.plan.clients.map((c) => c.name);

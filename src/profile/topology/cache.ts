@@ -9,28 +9,20 @@ export type HashName = (typeof HASH_NAMES)[number];
 export const CacheSchema = z
   .strictObject({
     shards: z.number().int().min(1).default(1).meta({ description: 'Cache nodes; a key lives on exactly one.' }),
-    hash: z
-      .enum(HASH_NAMES)
-      .default('murmur3')
-      .meta({ description: 'Hash of the key’s UTF-8 name: fnv1_32 (FNV-1, multiply then xor), fnv1a_32 (xor then multiply), murmur3 (x86_32, seed 0), md5 (first 4 digest bytes, little-endian: ketama’s default).' }),
-    placement: z
-      .enum(['modulo', 'ketama'])
-      .default('modulo')
-      .meta({
-        description:
-          'modulo: shard = hash mod shards (a membership change moves almost every key). ketama: consistent hashing, 160 MD5-derived points per shard (libmemcached/twemproxy); a key goes to the first point at or after its hash, so adding one shard to N moves ~1/(N+1) of the keys.',
-      }),
+    hash: z.enum(HASH_NAMES).default('murmur3').meta({
+      description:
+        'Hash of the key’s UTF-8 name: fnv1_32 (FNV-1, multiply then xor), fnv1a_32 (xor then multiply), murmur3 (x86_32, seed 0), md5 (first 4 digest bytes, little-endian: ketama’s default).',
+    }),
+    placement: z.enum(['modulo', 'ketama']).default('modulo').meta({
+      description:
+        'modulo: shard = hash mod shards (a membership change moves almost every key). ketama: consistent hashing, 160 MD5-derived points per shard (libmemcached/twemproxy); a key goes to the first point at or after its hash, so adding one shard to N moves ~1/(N+1) of the keys.',
+    }),
     workers: positiveCountOrInfinite.prefault(4).meta({ description: 'Worker threads per shard (memcached -t, default 4).' }),
     queue: QueueSchema.prefault({}).meta({ description: 'Wait queue per shard.' }),
     serviceTime: timeDistribution.prefault('20us').meta({ description: 'Time per get or set on a shard.' }),
     capacity: countOrInfinite.prefault('inf').meta({ description: 'Keys per shard, evicted least-recently-used first.' }),
-    warm: z
-      .boolean()
-      .default(false)
-      .meta({ description: 'Start with every shard filled by its most popular keys (ids are popularity ranks). false: start empty.' }),
-    valueSize: sizeDistribution
-      .prefault(0)
-      .meta({ description: 'Bytes of each key’s value, drawn once per key. With `nic`, a hit’s reply sends this many bytes.' }),
+    warm: z.boolean().default(false).meta({ description: 'Start with every shard filled by its most popular keys (ids are popularity ranks). false: start empty.' }),
+    valueSize: sizeDistribution.prefault(0).meta({ description: 'Bytes of each key’s value, drawn once per key. With `nic`, a hit’s reply sends this many bytes.' }),
     hotKeyValueSize: sizeDistribution.optional().meta({ description: 'Value bytes of the profile’s named hot keys (default: valueSize).' }),
     nic: z
       .union([z.number().positive(), z.literal('inf')])
@@ -38,17 +30,11 @@ export const CacheSchema = z
       .transform((v) => (v === 'inf' ? Number.POSITIVE_INFINITY : v))
       .meta({ description: 'NIC bandwidth per shard, bytes/s (1 Gb/s = 125000000). Replies queue FIFO for the wire after the worker is done. "inf": the NIC is never the limit.' }),
     replyOverhead: z.number().int().min(0).default(50).meta({ description: 'Bytes of a reply besides the value (headers; the whole of a miss).' }),
-    connectionLimit: countOrInfinite
-      .prefault('inf')
-      .meta({ description: 'Connections a shard accepts (fd limit, memcached -c); a dial beyond it fails with connection_refused.' }),
-    connectionOverhead: z
-      .number()
-      .nonnegative()
-      .default(0)
-      .meta({
-        description:
-          'Service-time cost of open connections: each op takes serviceTime × (1 + connectionOverhead × open connections / 1000) — kernel networking work that grows with sockets (Twitter 2014-01, 2018-06). 0: none.',
-      }),
+    connectionLimit: countOrInfinite.prefault('inf').meta({ description: 'Connections a shard accepts (fd limit, memcached -c); a dial beyond it fails with connection_refused.' }),
+    connectionOverhead: z.number().nonnegative().default(0).meta({
+      description:
+        'Service-time cost of open connections: each op takes serviceTime × (1 + connectionOverhead × open connections / 1000) — kernel networking work that grows with sockets (Twitter 2014-01, 2018-06). 0: none.',
+    }),
     memory: z
       .strictObject({
         limit: z.number().positive().meta({ description: 'MB of kernel + process memory per host.' }),
@@ -77,13 +63,10 @@ export const CacheSchema = z
         description:
           'Container CPU quota per shard: once a period’s quota of service time is used, work waits for the next period (throttling) — Twitter 2014-03’s "throttling death spiral".',
       }),
-    copies: z
-      .boolean()
-      .default(false)
-      .meta({
-        description:
-          'Track a copy and its version per (key, shard), so clients with different views fill a key on several shards and an old copy stays readable: hits on an out-of-date copy count as stale reads. Memory grows with keys × shards: small keyspaces only.',
-      }),
+    copies: z.boolean().default(false).meta({
+      description:
+        'Track a copy and its version per (key, shard), so clients with different views fill a key on several shards and an old copy stays readable: hits on an out-of-date copy count as stale reads. Memory grows with keys × shards: small keyspaces only.',
+    }),
     packetLoss: z
       .strictObject({
         shards: z.number().int().min(1).meta({ description: 'The first this-many shards drop packets (Twitter 2011-08: softirq on CPU0 without IRQ affinity).' }),
@@ -92,7 +75,11 @@ export const CacheSchema = z
       .optional(),
     autoRemove: z
       .strictObject({
-        maxDead: z.number().int().min(0).meta({ description: 'The cluster manager takes dead shards out of the ring only while at most this many are dead (2016-01: too many dead → none removed).' }),
+        maxDead: z
+          .number()
+          .int()
+          .min(0)
+          .meta({ description: 'The cluster manager takes dead shards out of the ring only while at most this many are dead (2016-01: too many dead → none removed).' }),
       })
       .optional(),
   })

@@ -16,37 +16,29 @@ export const HostSchema = z
       .default(28_232)
       .meta({ description: 'Ephemeral ports per (source host, destination node): open + TIME_WAIT connections ≤ this. Linux default 32768–60999 = 28232.' }),
     timeWait: duration.prefault('60s').meta({ description: 'How long a closed connection holds its port in TIME_WAIT (Linux: fixed 60s).' }),
-    sourceAddresses: z
-      .number()
-      .int()
-      .min(1)
-      .default(1)
-      .meta({
-        description:
-          'Source IPs the client dials from, at random (Bluesky’s band-aid: a random address in 127.0.0.0/8). Each has its own port range, so a tuple space holds portRange × sourceAddresses connections; the churn stays.',
-      }),
+    sourceAddresses: z.number().int().min(1).default(1).meta({
+      description:
+        'Source IPs the client dials from, at random (Bluesky’s band-aid: a random address in 127.0.0.0/8). Each has its own port range, so a tuple space holds portRange × sourceAddresses connections; the churn stays.',
+    }),
   })
   .meta({ description: 'Kernel state of the machines a client group runs on.' });
 export type Host = z.output<typeof HostSchema>;
 
 export const PoolSchema = z
   .strictObject({
-    maxOpen: countOrInfinite
-      .prefault('inf')
-      .meta({ description: 'Most connections open at once per (instance, destination node), dialling included. 0 disables the pool (calls fail with `pool_disabled`). gomemcache: unbounded.' }),
-    maxIdle: countOrInfinite
-      .prefault('inf')
-      .meta({ description: 'Idle connections kept per (instance, destination node); a released connection beyond this is closed and its port goes to TIME_WAIT. gomemcache and Go net/http default to 2.' }),
+    maxOpen: countOrInfinite.prefault('inf').meta({
+      description:
+        'Most connections open at once per (instance, destination node), dialling included. 0 disables the pool (calls fail with `pool_disabled`). gomemcache: unbounded.',
+    }),
+    maxIdle: countOrInfinite.prefault('inf').meta({
+      description:
+        'Idle connections kept per (instance, destination node); a released connection beyond this is closed and its port goes to TIME_WAIT. gomemcache and Go net/http default to 2.',
+    }),
     connectCost: duration.prefault('0s').meta({ description: 'Time to dial a new connection (TCP handshake, TLS).' }),
-    pipelining: z
-      .number()
-      .int()
-      .min(1)
-      .default(1)
-      .meta({
-        description:
-          'Requests outstanding per connection (pipelining depth; Twitter 2014-03: pipelining so 1–2 connections suffice). 1: one request per connection. Above 1 a timed-out request abandons its slot (the late reply is read and discarded) instead of closing the connection [guess].',
-      }),
+    pipelining: z.number().int().min(1).default(1).meta({
+      description:
+        'Requests outstanding per connection (pipelining depth; Twitter 2014-03: pipelining so 1–2 connections suffice). 1: one request per connection. Above 1 a timed-out request abandons its slot (the late reply is read and discarded) instead of closing the connection [guess].',
+    }),
     checkoutTimeout: durationOrInfinite
       .prefault('inf')
       .meta({ description: 'Longest wait for a connection when the pool is at maxOpen; then the call fails with `checkout_timeout`. "inf" waits forever (the Black Friday bug).' }),
@@ -88,13 +80,10 @@ export const MarkDownSchema = z
   .strictObject({
     failures: z.number().int().min(1).meta({ description: 'Consecutive failed attempts to one node before this client instance marks it dead (2014-01: 5; 2018-06: 12).' }),
     duration: duration.meta({ description: 'How long the node stays dead for this instance (Twitter: 30 s).' }),
-    then: z
-      .enum(['miss', 'rehash'])
-      .default('miss')
-      .meta({
-        description:
-          'Cache calls to a dead node: miss = skip the cache (read the fallback, no fill; 2018-06); rehash = use the next live node on the ketama ring, in this instance’s own view (2011-08).',
-      }),
+    then: z.enum(['miss', 'rehash']).default('miss').meta({
+      description:
+        'Cache calls to a dead node: miss = skip the cache (read the fallback, no fill; 2018-06); rehash = use the next live node on the ketama ring, in this instance’s own view (2011-08).',
+    }),
   })
   .meta({ description: 'Client-side ejection: each instance keeps its own view of which nodes are dead.' });
 
@@ -115,17 +104,19 @@ export const ClientGroupSchema = z
       .min(1)
       .default(1)
       .meta({ description: 'Independent client instances (processes), each with its own pools. Requests are spread over them round-robin by user request.' }),
-    host: componentName
-      .optional()
-      .meta({ description: 'Name in `hosts`. Instance i of every group on the same host runs on that host’s machine i and shares its port table. Absent: a private host with Linux defaults.' }),
+    host: componentName.optional().meta({
+      description:
+        'Name in `hosts`. Instance i of every group on the same host runs on that host’s machine i and shares its port table. Absent: a private host with Linux defaults.',
+    }),
     pool: PoolSchema.prefault({}),
     fanoutLimit: countOrInfinite
       .prefault('inf')
       .refine((n) => n >= 1, 'expected at least 1 (or "inf")')
       .meta({ description: 'Per-item calls of one request in flight at once (errgroup.SetLimit). "inf" = one goroutine per item.' }),
-    timeout: durationOrInfinite
-      .prefault('inf')
-      .meta({ description: 'Per-attempt deadline from sending the request (connection in hand) to the reply; then the connection is closed and the attempt fails with `timeout`. Server work is not cancelled.' }),
+    timeout: durationOrInfinite.prefault('inf').meta({
+      description:
+        'Per-attempt deadline from sending the request (connection in hand) to the reply; then the connection is closed and the attempt fails with `timeout`. Server work is not cancelled.',
+    }),
     retries: RetriesSchema.prefault({}),
     markDown: MarkDownSchema.optional(),
     hotKeyCache: HotKeyCacheSchema.optional(),

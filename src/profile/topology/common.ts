@@ -17,9 +17,9 @@ export const QueueSchema = z
       .enum(['fifo', 'lifo'])
       .default('fifo')
       .meta({ description: 'fifo: oldest waiting request first; lifo: newest first (lets some requests meet their deadline under overload).' }),
-    dropAfter: durationOrInfinite
-      .prefault('inf')
-      .meta({ description: 'A request that waited longer than this is dropped when it reaches the head (reason `expired`) instead of served: drop-expired (services only). "inf": never.' }),
+    dropAfter: durationOrInfinite.prefault('inf').meta({
+      description: 'A request that waited longer than this is dropped when it reaches the head (reason `expired`) instead of served: drop-expired (services only). "inf": never.',
+    }),
   })
   .meta({ description: 'The wait queue in front of the workers.' });
 export type Queue = z.output<typeof QueueSchema>;

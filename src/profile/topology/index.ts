@@ -16,22 +16,17 @@ export { TimelineEventSchema, type TimelineEvent } from './timeline.ts';
 
 /** A name, or a map with a `default` plus overrides; used by `entry` (per request kind) and `caller` (per profile client). */
 function nameOrMap(what: string, keyedBy: string) {
-  return z.union([
-    componentName,
-    z.record(z.string().min(1), componentName).meta({ description: `${what} per ${keyedBy}; the key \`default\` covers the rest.` }),
-  ]);
+  return z.union([componentName, z.record(z.string().min(1), componentName).meta({ description: `${what} per ${keyedBy}; the key \`default\` covers the rest.` })]);
 }
 
 const TopologyObject = z.strictObject({
   entry: nameOrMap('The service', 'request kind').meta({
     description: 'The service receiving user requests: a name, or a map request kind → service with a `default`.',
   }),
-  caller: nameOrMap('The client group', 'profile client')
-    .optional()
-    .meta({
-      description:
-        'The client group through which the profile’s users call `entry` (their pool, timeout, retries): a name, or a map profile client → group with a `default`. Absent: requests enter the entry service directly, with no user-side timeout.',
-    }),
+  caller: nameOrMap('The client group', 'profile client').optional().meta({
+    description:
+      'The client group through which the profile’s users call `entry` (their pool, timeout, retries): a name, or a map profile client → group with a `default`. Absent: requests enter the entry service directly, with no user-side timeout.',
+  }),
   hosts: z.record(componentName, HostSchema).default({}).meta({ description: 'Machines whose kernel state (ports, TIME_WAIT) client groups share.' }),
   clientGroups: z.record(componentName, ClientGroupSchema).default({}).meta({ description: 'Callers: pools, timeouts, retries, fan-out limits.' }),
   services: z

@@ -19,13 +19,10 @@ export const MemorySchema = z
 
 export const GcSchema = z
   .strictObject({
-    cost: z
-      .number()
-      .nonnegative()
-      .meta({
-        description:
-          'GC CPU share when the live heap is half of memory.limit. share = cost × live / (limit − live), capped at 0.95: collections get more frequent as the headroom shrinks (GOMEMLIMIT, a full JVM heap) and each costs in proportion to live data.',
-      }),
+    cost: z.number().nonnegative().meta({
+      description:
+        'GC CPU share when the live heap is half of memory.limit. share = cost × live / (limit − live), capped at 0.95: collections get more frequent as the headroom shrinks (GOMEMLIMIT, a full JVM heap) and each costs in proportion to live data.',
+    }),
   })
   .meta({ description: 'Garbage collection: CPU time per request is stretched by 1 / (1 − GC share). Needs `memory`.' });
 

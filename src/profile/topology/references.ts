@@ -38,7 +38,8 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
     }
   }
   for (const [name, group] of Object.entries(t.clientGroups)) {
-    if (group.host !== undefined && !hosts.has(group.host)) issues.push({ path: ['clientGroups', name, 'host'], message: `expected the name of a host in hosts, got "${group.host}"` });
+    if (group.host !== undefined && !hosts.has(group.host))
+      issues.push({ path: ['clientGroups', name, 'host'], message: `expected the name of a host in hosts, got "${group.host}"` });
   }
   for (const [service, spec] of Object.entries(t.services)) {
     if (spec.gc && !spec.memory) issues.push({ path: ['services', service, 'gc'], message: 'gc needs `memory` (its limit is the heap the collector works against)' });
@@ -50,7 +51,8 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
       if (call.onMiss) {
         if (target !== undefined && target !== 'cache') issues.push({ path: [...at, 'onMiss'], message: `onMiss is only for calls to a cache; "${call.to}" is a ${target}` });
         const missTarget = kindOf.get(call.onMiss.to);
-        if (missTarget !== 'database' && missTarget !== 'service') issues.push({ path: [...at, 'onMiss', 'to'], message: `expected a database or service name, got "${call.onMiss.to}"` });
+        if (missTarget !== 'database' && missTarget !== 'service')
+          issues.push({ path: [...at, 'onMiss', 'to'], message: `expected a database or service name, got "${call.onMiss.to}"` });
         if (!groups.has(call.onMiss.via)) issues.push({ path: [...at, 'onMiss', 'via'], message: `expected the name of a client group in clientGroups, got "${call.onMiss.via}"` });
       }
     });
@@ -66,15 +68,18 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
       const l = event.latency;
       expect(l.service, 'service', ['latency', 'service']);
       expect(l.cache, 'cache', ['latency', 'cache']);
-      if (l.database !== undefined && kindOf.get(l.database) !== 'database') issues.push({ path: [...at, 'latency', 'database'], message: `expected the name of a database, got "${l.database}"` });
-      if ([l.service, l.cache, l.database].filter((x) => x !== undefined).length !== 1) issues.push({ path: [...at, 'latency'], message: 'expected exactly one of `service`, `cache` or `database`' });
+      if (l.database !== undefined && kindOf.get(l.database) !== 'database')
+        issues.push({ path: [...at, 'latency', 'database'], message: `expected the name of a database, got "${l.database}"` });
+      if ([l.service, l.cache, l.database].filter((x) => x !== undefined).length !== 1)
+        issues.push({ path: [...at, 'latency'], message: 'expected exactly one of `service`, `cache` or `database`' });
     }
     if ('flush' in event) expect(event.flush.cache, 'cache', ['flush', 'cache']);
     if ('restoreShards' in event) expect(event.restoreShards.cache, 'cache', ['restoreShards', 'cache']);
     if ('removeShards' in event) {
       expect(event.removeShards.cache, 'cache', ['removeShards', 'cache']);
       const cache = t.caches[event.removeShards.cache];
-      if (cache && event.removeShards.count >= cache.shards) issues.push({ path: [...at, 'removeShards', 'count'], message: `a cache keeps at least one shard; "${event.removeShards.cache}" has ${cache.shards}` });
+      if (cache && event.removeShards.count >= cache.shards)
+        issues.push({ path: [...at, 'removeShards', 'count'], message: `a cache keeps at least one shard; "${event.removeShards.cache}" has ${cache.shards}` });
     }
     if ('dip' in event) {
       expect(event.dip.cache, 'cache', ['dip', 'cache']);
@@ -82,7 +87,8 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
       if ((event.dip.cache === undefined) === (event.dip.service === undefined)) issues.push({ path: [...at, 'dip'], message: 'expected exactly one of `cache` or `service`' });
       if (event.for >= event.every) issues.push({ path: [...at, 'for'], message: 'a dip must be shorter than its period' });
     }
-    if ('set' in event && !groups.has(event.set.clientGroup)) issues.push({ path: [...at, 'set', 'clientGroup'], message: `expected the name of a client group in clientGroups, got "${event.set.clientGroup}"` });
+    if ('set' in event && !groups.has(event.set.clientGroup))
+      issues.push({ path: [...at, 'set', 'clientGroup'], message: `expected the name of a client group in clientGroups, got "${event.set.clientGroup}"` });
   });
   const cycle = findCallCycle(t);
   if (cycle) issues.push({ path: ['services', cycle[0]!, 'calls'], message: `services call each other in a cycle: ${cycle.join(' → ')}` });

@@ -7,11 +7,7 @@ export const CallSchema = z
   .strictObject({
     to: componentName.meta({ description: 'A service, cache or database in this topology.' }),
     via: componentName.meta({ description: 'The client group (in `clientGroups`) that makes the call.' }),
-    kinds: z
-      .array(z.string().min(1))
-      .min(1)
-      .optional()
-      .meta({ description: 'Only requests of these kinds make the call; absent = every kind.' }),
+    kinds: z.array(z.string().min(1)).min(1).optional().meta({ description: 'Only requests of these kinds make the call; absent = every kind.' }),
     perItem: z
       .boolean()
       .default(false)
@@ -20,30 +16,20 @@ export const CallSchema = z
       .strictObject({
         to: componentName.meta({ description: 'The database (or service) read on a cache miss.' }),
         via: componentName.meta({ description: 'The client group for the miss path.' }),
-        readThrough: z
-          .boolean()
-          .default(false)
-          .meta({
-            description:
-              'The fallback fills the cache itself when its read completes, whether or not the caller still waits (HotOS’21 §3: read-through fill). false: look-aside — only a caller that got the value in time writes it back (`fill`).',
-          }),
+        readThrough: z.boolean().default(false).meta({
+          description:
+            'The fallback fills the cache itself when its read completes, whether or not the caller still waits (HotOS’21 §3: read-through fill). false: look-aside — only a caller that got the value in time writes it back (`fill`).',
+        }),
       })
       .optional()
       .meta({ description: 'Caches only: look-aside read on a miss.' }),
-    write: z
-      .boolean()
-      .default(false)
-      .meta({
-        description:
-          'A write: to a database it makes a new version of the key; to a cache it sets the key (at the shard this client instance sees as its owner) with the newest version. Without it calls are reads.',
-      }),
-    fill: z
-      .boolean()
-      .default(true)
-      .meta({
-        description:
-          'With onMiss: write the value back to the cache after a successful read — a set through `via`, waited for before the item completes; its failure is ignored.',
-      }),
+    write: z.boolean().default(false).meta({
+      description:
+        'A write: to a database it makes a new version of the key; to a cache it sets the key (at the shard this client instance sees as its owner) with the newest version. Without it calls are reads.',
+    }),
+    fill: z.boolean().default(true).meta({
+      description: 'With onMiss: write the value back to the cache after a successful read — a set through `via`, waited for before the item completes; its failure is ignored.',
+    }),
   })
   .meta({ description: 'A downstream call made while the worker is held. Calls run one after another in list order; the first failure fails the request with its reason.' });
 export type Call = z.output<typeof CallSchema>;
@@ -53,9 +39,7 @@ export const ServiceSchema = z
     workers: positiveCountOrInfinite.meta({ description: 'Worker threads; each request holds one from start of service until its last call returns. "inf" = no limit.' }),
     queue: QueueSchema.prefault({}),
     serviceTime: timeDistribution.prefault(0).meta({ description: 'CPU time per request, before its calls.' }),
-    itemTime: timeDistribution
-      .optional()
-      .meta({ description: 'Extra CPU time per key of the request (one draw per key), added to serviceTime.' }),
+    itemTime: timeDistribution.optional().meta({ description: 'Extra CPU time per key of the request (one draw per key), added to serviceTime.' }),
     calls: z.array(CallSchema).default([]),
     cpus: positiveCountOrInfinite
       .prefault('inf')

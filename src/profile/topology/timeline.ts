@@ -10,9 +10,7 @@ export const AddShardsSchema = z
     addShards: z.strictObject({
       cache: componentName,
       count: z.number().int().min(1),
-      every: duration
-        .prefault('0s')
-        .meta({ description: 'Pause between two additions; 0s adds them all at once (Twitter 2016-07: 115 at once, meant to be one per 20 min).' }),
+      every: duration.prefault('0s').meta({ description: 'Pause between two additions; 0s adds them all at once (Twitter 2016-07: 115 at once, meant to be one per 20 min).' }),
     }),
   })
   .meta({ description: 'Cluster membership grows: new, empty shards join the cache (its placement decides how many keys move to them).' });

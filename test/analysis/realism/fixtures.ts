@@ -24,7 +24,13 @@ export const REALISTIC: ProfileInput = {
   warmup: '10s',
   phases: [{ type: 'steady', rate: 1000, duration: '60s' }],
   keys: { count: 1_000_000, popularity: { type: 'zipf', s: 0.99 }, hot: [{ key: 'viral', start: '10s', rise: '5s', peak: 0.3 }] },
-  batch: { type: 'mixture', of: [{ weight: 0.9999, type: 'uniform', min: 1, max: 50 }, { weight: 0.0001, type: 'uniform', min: 15000, max: 20000 }] },
+  batch: {
+    type: 'mixture',
+    of: [
+      { weight: 0.9999, type: 'uniform', min: 1, max: 50 },
+      { weight: 0.0001, type: 'uniform', min: 15000, max: 20000 },
+    ],
+  },
   valueSize: { type: 'lognormal', median: 400, sigma: 1.5 },
   slo: { latency: [{ percentile: 99, max: '50ms' }], errorRate: 0.001 },
   production: {
@@ -58,12 +64,24 @@ const latency = (p50: number, p99: number) => ({ count: 60_000, mean: p50, p50, 
 /** An encoded histogram of n requests whose p50, p90 and p99 are the given figures (as `latency` states them). */
 export function encodedLatency(p50: number, p99: number, n = 60_000): string {
   const h = newHistogram();
-  const shares: [number, number][] = [[p50, 0.5], [p99 / 2, 0.4], [p99 * 0.8, 0.085], [p99, 0.014], [p99 * 1.5, 0.001]];
+  const shares: [number, number][] = [
+    [p50, 0.5],
+    [p99 / 2, 0.4],
+    [p99 * 0.8, 0.085],
+    [p99, 0.014],
+    [p99 * 1.5, 0.001],
+  ];
   for (const [value, share] of shares) h.recordValueWithCount(Math.round(value), Math.round(share * n));
   return encodeIntoCompressedBase64(h);
 }
 
-const slice = (requests: number, failed: number, p50: number, p99: number) => ({ requests, ok: requests - failed, failed, latencyUs: latency(p50, p99), histogram: encodedLatency(p50, p99, requests) });
+const slice = (requests: number, failed: number, p50: number, p99: number) => ({
+  requests,
+  ok: requests - failed,
+  failed,
+  latencyUs: latency(p50, p99),
+  histogram: encodedLatency(p50, p99, requests),
+});
 
 /** A measured result of REALISTIC that raises nothing; tests change one figure at a time. */
 export function resultWith(changes: Partial<RunResult> = {}): RunResult {

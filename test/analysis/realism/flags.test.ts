@@ -63,8 +63,11 @@ const CASES: FlagCase[] = [
     id: 'too-few-samples',
     severity: 'invalid',
     // p99.9 from 2,000 requests: 2 beyond it.
-    trigger: () => ({ profile: profileWith({ slo: { latency: [{ percentile: 99.9, max: '50ms' }], errorRate: 0.001 } }), result: resultWith({ requests: { ...resultWith().requests, ok: 1990, failed: 10 } }) }),
-    quiet: () => ({ profile: profileWith({ slo: { latency: [{ percentile: 99.9, max: '50ms' }], errorRate: 0.001 } }) , result: resultWith() }),
+    trigger: () => ({
+      profile: profileWith({ slo: { latency: [{ percentile: 99.9, max: '50ms' }], errorRate: 0.001 } }),
+      result: resultWith({ requests: { ...resultWith().requests, ok: 1990, failed: 10 } }),
+    }),
+    quiet: () => ({ profile: profileWith({ slo: { latency: [{ percentile: 99.9, max: '50ms' }], errorRate: 0.001 } }), result: resultWith() }),
     evidence: /p99\.9 from 2,000 requests: 2 beyond it/,
   },
   {
@@ -72,7 +75,12 @@ const CASES: FlagCase[] = [
     severity: 'invalid',
     // Before a run: 2 s at 1,000 rps gives 2,000 requests.
     trigger: () => {
-      const profile = profileWith({ warmup: 0, phases: [{ type: 'steady', rate: 1000, duration: '2s' }], multipliers: [], slo: { latency: [{ percentile: 99.9, max: '50ms' }], errorRate: 0.001 } });
+      const profile = profileWith({
+        warmup: 0,
+        phases: [{ type: 'steady', rate: 1000, duration: '2s' }],
+        multipliers: [],
+        slo: { latency: [{ percentile: 99.9, max: '50ms' }], errorRate: 0.001 },
+      });
       return { profile, plan: createSchedule(profile).plan };
     },
     quiet: () => ({ profile: quietProfile, plan: createSchedule(quietProfile).plan }),
@@ -123,7 +131,12 @@ const CASES: FlagCase[] = [
     id: 'connections-per-client',
     severity: 'warn',
     // 2018-06: 4 connections per client where production used 1–2 with pipelining.
-    trigger: () => ({ profile: profileWith({ productionChanges: { connectionsPerClient: 1 }, topologyChanges: { clientGroups: { ...REALISTIC_GROUPS, 'api-to-cache': { ...REALISTIC_GROUPS['api-to-cache'], pool: { maxOpen: 4 } } } } }) }),
+    trigger: () => ({
+      profile: profileWith({
+        productionChanges: { connectionsPerClient: 1 },
+        topologyChanges: { clientGroups: { ...REALISTIC_GROUPS, 'api-to-cache': { ...REALISTIC_GROUPS['api-to-cache'], pool: { maxOpen: 4 } } } },
+      }),
+    }),
     quiet: () => ({ profile: quietProfile }),
     evidence: /4 per client and server vs 1 in production/,
   },
@@ -169,7 +182,11 @@ const CASES: FlagCase[] = [
     id: 'retries-timeouts',
     severity: 'warn',
     // 2014-01: immediate retries triple the load when everything fails.
-    trigger: () => ({ profile: profileWith({ topologyChanges: { clientGroups: { ...REALISTIC_GROUPS, 'api-to-cache': { ...REALISTIC_GROUPS['api-to-cache'], retries: { count: 2, backoff: { base: '0s' } } } } } }) }),
+    trigger: () => ({
+      profile: profileWith({
+        topologyChanges: { clientGroups: { ...REALISTIC_GROUPS, 'api-to-cache': { ...REALISTIC_GROUPS['api-to-cache'], retries: { count: 2, backoff: { base: '0s' } } } } },
+      }),
+    }),
     quiet: () => ({ profile: quietProfile }),
     evidence: /×3 attempts/,
   },
@@ -185,7 +202,12 @@ const CASES: FlagCase[] = [
     severity: 'warn',
     trigger: () => {
       const r = resultWith();
-      return { profile: quietProfile, result: resultWith({ byOutcome: { ok: r.byOutcome.ok, failed: { ...r.byOutcome.failed, requests: 3000, ok: 0, failed: 3000, latencyUs: { ...r.byOutcome.failed.latencyUs, p50: 200 } } } }) };
+      return {
+        profile: quietProfile,
+        result: resultWith({
+          byOutcome: { ok: r.byOutcome.ok, failed: { ...r.byOutcome.failed, requests: 3000, ok: 0, failed: 3000, latencyUs: { ...r.byOutcome.failed.latencyUs, p50: 200 } } },
+        }),
+      };
     },
     quiet: () => ({ profile: quietProfile, result: resultWith() }),
   },

@@ -12,7 +12,10 @@ topology: { entry: api, services: { api: { workers: 1, serviceTime: 1ms } } }
 
 describe('production: section', () => {
   it('is optional and accepted with every field', async () => {
-    const profile = await parseProfileText(`${BASE}production:\n  peakRps: 5000\n  dataCentres: 3\n  topKeyShares: [{ keys: 1, share: 0.1 }, { keys: 100, share: 0.4 }]\n  batchSize: { p50: 10, p99: 50, max: 20000 }\n  valueSize: { p50: 300, p99: 9000 }\n  connectionsPerClient: 2\n  clientInstances: 4000\n  shards: 20\n  hitRatio: 0.97\n`, 'p.yaml');
+    const profile = await parseProfileText(
+      `${BASE}production:\n  peakRps: 5000\n  dataCentres: 3\n  topKeyShares: [{ keys: 1, share: 0.1 }, { keys: 100, share: 0.4 }]\n  batchSize: { p50: 10, p99: 50, max: 20000 }\n  valueSize: { p50: 300, p99: 9000 }\n  connectionsPerClient: 2\n  clientInstances: 4000\n  shards: 20\n  hitRatio: 0.97\n`,
+      'p.yaml',
+    );
     expect(profile.production?.dataCentres).toBe(3);
     expect((await parseProfileText(BASE, 'p.yaml')).production).toBeUndefined();
   });

@@ -23,8 +23,7 @@ export function mmc(lambda: number, mu: number, c: number): MmcTruth {
   const C = erlangB / (1 - rho * (1 - erlangB));
   const theta = c * mu - lambda;
   // W' ~ Exp(θ) plus S ~ Exp(μ): hypoexponential tail.
-  const waitedTail = (t: number) =>
-    Math.abs(theta - mu) < 1e-12 * mu ? (1 + mu * t) * Math.exp(-mu * t) : (theta * Math.exp(-mu * t) - mu * Math.exp(-theta * t)) / (theta - mu);
+  const waitedTail = (t: number) => (Math.abs(theta - mu) < 1e-12 * mu ? (1 + mu * t) * Math.exp(-mu * t) : (theta * Math.exp(-mu * t) - mu * Math.exp(-theta * t)) / (theta - mu));
   const responseTail = (t: number) => (1 - C) * Math.exp(-mu * t) + C * waitedTail(t);
   return {
     waitProbability: C,

@@ -111,7 +111,10 @@ export class CacheNode implements ModelNode, EventHandler {
     this.queues = Array.from({ length: slots }, () => new IntDeque(16));
     this.lru = new ShardedLru(keyspace.count + keyspace.hotKeys.length, slots, spec.capacity, spec.copies);
     this.placement = new ShardPlacement({ cacheName: config.name, hash: spec.hash, placement: spec.placement, shards: spec.shards, slots, keyspace });
-    this.nics = new ShardNics({ bandwidth: spec.nic, replyOverhead: spec.replyOverhead, slots, keyspace, valueSize: config.valueSize, hotValueSize: config.hotValueSize }, this.stats);
+    this.nics = new ShardNics(
+      { bandwidth: spec.nic, replyOverhead: spec.replyOverhead, slots, keyspace, valueSize: config.valueSize, hotValueSize: config.hotValueSize },
+      this.stats,
+    );
     this.memory = new ShardMemory(spec.memory, slots, {
       connections: (shard) => ctx.connections[this.nodeBase + shard]!,
       requests: (shard) => this.queues[shard]!.size + this.busy[shard]!,

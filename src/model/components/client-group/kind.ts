@@ -32,7 +32,14 @@ export const clientGroupKind: ComponentKind<ClientGroupModel> = {
     const groups: ClientGroupModel[] = [];
     for (const [name, spec] of Object.entries(topology.clientGroups)) {
       const host = spec.host === undefined ? privateHost(wiring, name) : wiring.get(hostKind, spec.host);
-      const group = new ClientGroupModel(ctx, name, spec, [...targets.get(name)!].sort((a, b) => a - b), wiring.nodeCount, host);
+      const group = new ClientGroupModel(
+        ctx,
+        name,
+        spec,
+        [...targets.get(name)!].sort((a, b) => a - b),
+        wiring.nodeCount,
+        host,
+      );
       groups.push(group);
       wiring.add(clientGroupKind, group, groupComponent(group, wiring));
     }

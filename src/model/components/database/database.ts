@@ -74,9 +74,9 @@ export class DatabaseNode implements ModelNode, EventHandler {
     task.originGen = call.gen;
     task.reason = 0;
     task.key = call.key;
-    task.isSet = call.plan !== null && call.plan.write && call.stage === STAGE_PRIMARY;
+    task.isSet = call.plan?.write === true && call.stage === STAGE_PRIMARY;
     const plan = call.plan;
-    task.fillCache = plan !== null && call.stage === STAGE_MISS && plan.onMiss !== null && plan.onMiss.readThrough ? plan.cache : null;
+    task.fillCache = plan !== null && call.stage === STAGE_MISS && plan.onMiss?.readThrough ? plan.cache : null;
     if (!this.admitted()) {
       this.stats.rateLimited++;
       task.state = TASK_REJECTED;

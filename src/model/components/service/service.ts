@@ -177,7 +177,7 @@ export class ServiceNode implements ModelNode, EventHandler {
     if (process !== null) process.calls--;
     if (reason !== 0) {
       if (task.reason === 0) task.reason = reason;
-      if (process !== null && process.logsThisFailure()) {
+      if (process?.logsThisFailure()) {
         // The goroutine writes its error line before it returns: the item is done when the write is.
         task.pendingLogs++;
         this.ctx.sim.at(process.startWrite(this.ctx.sim.nowUs), this.handlerId, EV_LOG_WRITTEN, task.id);
