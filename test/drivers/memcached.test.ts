@@ -92,7 +92,7 @@ describe('memcached driver (real memcached on 127.0.0.1)', () => {
     expect(result.gauges['hitRatio']).toMatchObject({ family: 'hit-ratio', unit: 'ratio' });
     const flag = analysis.flags.find((f) => f.id === 'hit-ratio');
     expect(flag?.evidence).toMatch(/^memcached: 0% in the test vs 90\.0% in production/);
-    expect(summary).toMatch(/\| hitRatio\.memcached \| +0% \|/);
+    expect(summary).toMatch(/\| hitRatio\.memcached +\| +0% \|/);
     const chart = gaugeCharts(result.intervals, result.gauges).find((c) => c.title === 'Hit ratio');
     if (!chart) throw new Error('no hit-ratio chart');
     expect((chart.option['series'] as { name: string }[]).map((s) => s.name)).toContain('hitRatio.memcached');
