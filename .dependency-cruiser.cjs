@@ -27,7 +27,7 @@ module.exports = {
     stage('schedule', ['profile']),
     stage('model', ['profile', 'schedule', 'recorder']),
     stage('recorder', ['profile', 'schedule']),
-    stage('generator', ['recorder']),
+    stage('generator', ['recorder', 'profile']),
     stage('driver', ['profile', 'schedule', 'model', 'recorder', 'generator', 'workers']),
     stage('analysis', ['profile', 'schedule', 'recorder']),
     stage('report', ['analysis', 'recorder', 'profile', 'schedule']),

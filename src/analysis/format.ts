@@ -1,3 +1,4 @@
+import { roundSignificant } from '../profile/units.ts';
 /*
  * How every figure is written, in one place: the summary, the reports and the flags format a
  * duration, a share or a count the same way. Deterministic (no locale).
@@ -5,9 +6,9 @@
 
 /** 850 → "850us", 12_500 → "12.5ms", 2_000_000 → "2s". */
 export function formatUs(us: number): string {
-  if (us < 1000) return `${round3(us)}us`;
-  if (us < 1e6) return `${round3(us / 1000)}ms`;
-  return `${round3(us / 1e6)}s`;
+  if (us < 1000) return `${roundSignificant(us, 3)}us`;
+  if (us < 1e6) return `${roundSignificant(us / 1000, 3)}ms`;
+  return `${roundSignificant(us / 1e6, 3)}s`;
 }
 
 /** A limit and the value that broke it, with enough digits to see the difference: 100.3ms against 100ms. */
@@ -46,9 +47,4 @@ export function formatBytes(n: number): string {
 /** A signed change as a percentage: +12%, −5%. */
 export function formatChange(x: number): string {
   return `${x >= 0 ? '+' : ''}${Math.round(x * 100)}%`;
-}
-
-/** Three significant digits: finer than any measurement here resolves. */
-export function round3(x: number): number {
-  return Number(x.toPrecision(3));
 }

@@ -3,6 +3,7 @@ import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node
 import type { GeneratorFigures } from '../recorder/driver-report.ts';
 import { defineGauge, gaugeKey } from '../recorder/gauges.ts';
 import { newHistogram, type Histogram } from '../recorder/histograms.ts';
+import { roundTo } from '../profile/units.ts';
 
 /**
  * monitorEventLoopDelay records the whole time between its timer's runs, resolution included, so
@@ -53,9 +54,9 @@ export class GeneratorMonitor {
     const nowMs = performance.now();
     const cpu = cpuUsage(this.lastCpu);
     const wallMs = nowMs - this.lastSampleMs;
-    into[gaugeKey(GENERATOR_GAUGES.cpu)] = wallMs > 0 ? round3((cpu.user + cpu.system) / 1000 / wallMs) : 0;
-    into[gaugeKey(GENERATOR_GAUGES.lagMs)] = this.intervalLag.count > 0 ? round3(lagMs(this.intervalLag.mean)) : 0;
-    into[gaugeKey(GENERATOR_GAUGES.lagMaxMs)] = this.intervalLag.count > 0 ? round3(lagMs(this.intervalLag.max)) : 0;
+    into[gaugeKey(GENERATOR_GAUGES.cpu)] = wallMs > 0 ? roundTo((cpu.user + cpu.system) / 1000 / wallMs, 3) : 0;
+    into[gaugeKey(GENERATOR_GAUGES.lagMs)] = this.intervalLag.count > 0 ? roundTo(lagMs(this.intervalLag.mean), 3) : 0;
+    into[gaugeKey(GENERATOR_GAUGES.lagMaxMs)] = this.intervalLag.count > 0 ? roundTo(lagMs(this.intervalLag.max), 3) : 0;
     this.intervalLag.reset();
     this.lastCpu = cpuUsage();
     this.lastSampleMs = nowMs;
@@ -112,8 +113,8 @@ export function generatorFigures(inputs: FigureInputs): GeneratorFigures {
     cpu = Math.max(cpu, s.cpu);
   }
   return {
-    eventLoopLagMs: { mean: round3(lagSum / Math.max(1, snapshots.length)), p99: round3(lagP99), max: round3(lagMax) },
-    cpu: round3(cpu),
+    eventLoopLagMs: { mean: roundTo(lagSum / Math.max(1, snapshots.length), 3), p99: roundTo(lagP99, 3), max: roundTo(lagMax, 3) },
+    cpu: roundTo(cpu, 3),
     sendLatenessUs: percentiles(inputs.sendLateness),
     dispatchLatenessUs: percentiles(inputs.dispatchLateness),
     dropped: inputs.dropped,
@@ -126,8 +127,4 @@ export function generatorFigures(inputs: FigureInputs): GeneratorFigures {
 function percentiles(h: Histogram): { mean: number; p50: number; p99: number; max: number } {
   if (h.totalCount === 0) return { mean: 0, p50: 0, p99: 0, max: 0 };
   return { mean: Math.round(h.mean), p50: h.getValueAtPercentile(50), p99: h.getValueAtPercentile(99), max: h.maxValue };
-}
-
-function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
 }

@@ -1,3 +1,4 @@
+import { isTemplateField, PLACEHOLDER, TEMPLATE_FIELDS } from './template-fields.ts';
 import type { PathIssue, PathSegment } from './issues.ts';
 import { parseDurationUs } from './units.ts';
 
@@ -262,8 +263,6 @@ function checkProduction(production: Raw | undefined): PathIssue[] {
   return issues;
 }
 
-const TEMPLATE_FIELDS = ['key', 'keys', 'keys:json', 'batch', 'value', 'valueSize', 'seq', 'client', 'kind'];
-
 /**
  * `http.requests` and `memcached.operations` are keyed by request kind: a key that is no kind of any
  * mix is a typo that would silently send the default request. Template placeholders must be known.
@@ -279,8 +278,8 @@ function checkTargetSections(profile: Raw, clients: readonly unknown[]): PathIss
     const t = record(template);
     for (const field of ['path', 'body'] as const) {
       const text = str(t?.[field]);
-      for (const match of text?.matchAll(/\{\{\s*([^}\s]*)\s*\}\}/g) ?? []) {
-        if (!TEMPLATE_FIELDS.includes(match[1]!)) {
+      for (const match of text?.matchAll(PLACEHOLDER) ?? []) {
+        if (!isTemplateField(match[1]!)) {
           issues.push({
             path: ['http', 'requests', kind, field],
             message: `unknown placeholder {{${match[1]}}}`,

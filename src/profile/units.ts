@@ -31,3 +31,14 @@ export const countOrInfinite = z
 
 export const rate = z.number().nonnegative().meta({ description: 'Requests per second.' });
 export const share = z.number().min(0).max(1).meta({ description: 'A fraction between 0 and 1.' });
+
+/** `x` to `decimals` places: 0.123456 → 0.123 at 3. For figures shown in µs, ms or shares, where the last places are noise. */
+export function roundTo(x: number, decimals: number): number {
+  const scale = 10 ** decimals;
+  return Math.round(x * scale) / scale;
+}
+
+/** `x` to `digits` significant digits: 12_345 → 12_300 at 3. For rates, whose scale varies by orders of magnitude. */
+export function roundSignificant(x: number, digits: number): number {
+  return Number(x.toPrecision(digits));
+}

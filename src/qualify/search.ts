@@ -1,3 +1,4 @@
+import { roundSignificant } from '../profile/units.ts';
 import { bracket } from '../analysis/capacity.ts';
 import type { StepOutcome } from '../analysis/qualification.ts';
 
@@ -18,21 +19,16 @@ export interface SearchOptions {
  * the generator limited a step: rates above it measure the generator, not the target.
  */
 export function nextRate(steps: readonly StepOutcome[], options: SearchOptions): number | undefined {
-  if (steps.length === 0) return round3(options.startRps);
+  if (steps.length === 0) return roundSignificant(options.startRps, 3);
   if (steps.length >= options.maxSteps) return undefined;
   if (steps.some((s) => s.generatorLimited)) return undefined;
   const { pass, fail } = bracket(steps);
-  if (fail === undefined) return round3(pass! * options.growth);
+  if (fail === undefined) return roundSignificant(pass! * options.growth, 3);
   if (pass === undefined) {
-    const down = round3(fail / options.growth ** 2);
+    const down = roundSignificant(fail / options.growth ** 2, 3);
     return down < options.minRps ? undefined : down;
   }
   if (fail / pass - 1 <= options.resolution) return undefined;
-  const mid = round3((pass + fail) / 2);
+  const mid = roundSignificant((pass + fail) / 2, 3);
   return mid <= pass || mid >= fail ? undefined : mid;
-}
-
-/** Rates are shown and compared at 3 significant digits: finer than any step can resolve. */
-export function round3(x: number): number {
-  return Number(x.toPrecision(3));
 }

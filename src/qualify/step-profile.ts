@@ -3,6 +3,7 @@ import type { Phase } from '../profile/schema.ts';
 import type { Profile } from '../profile/types.ts';
 import { allKinds, resolveClients } from '../schedule/plan.ts';
 import { curveRateAt } from '../schedule/rate-curve.ts';
+import { roundSignificant } from '../profile/units.ts';
 
 export interface StepShape {
   /** Measured duration of the step, µs. */
@@ -48,7 +49,7 @@ export function profilePeakRps(profile: Profile): number {
 export function stepProfile(profile: Profile, askedRps: number, shape: StepShape): Profile {
   const moment = busiestMoment(profile);
   const factor = moment.totalRps > 0 ? askedRps / moment.totalRps : 0;
-  const steady = (rate: number): Phase[] => [{ type: 'steady', rate: round6(rate * factor), duration: shape.stepUs }];
+  const steady = (rate: number): Phase[] => [{ type: 'steady', rate: roundSignificant(rate * factor, 6), duration: shape.stepUs }];
   const shareTotal = profile.clients.reduce((sum, c) => sum + (c.share ?? 0), 0);
   const sharedRps = profile.clients.reduce((sum, c, i) => sum + (c.share !== undefined ? moment.clientRps[i]! : 0), 0);
   const { source, ...rest } = profile;
@@ -62,14 +63,10 @@ export function stepProfile(profile: Profile, askedRps: number, shape: StepShape
     clients: profile.clients.map((c, i) => {
       const { end: _end, phases: _phases, rate: _rate, ...client } = c;
       if (c.share !== undefined) return { ...client, start: 0 };
-      return { ...client, start: 0, rate: round6(moment.clientRps[i]! * factor) };
+      return { ...client, start: 0, rate: roundSignificant(moment.clientRps[i]! * factor, 6) };
     }),
     keys: { ...profile.keys, hot: profile.keys.hot.map(({ halfLife: _h, ...h }) => ({ ...h, start: 0, rise: 0, hold: 0 })) },
   };
   const overrides = [...source.overrides, `qualify: ${askedRps} rps`];
   return { ...scaled, source: { ...source, sha256: sha256Hex(scaled), overrides } };
-}
-
-function round6(x: number): number {
-  return Number(x.toPrecision(6));
 }

@@ -6,6 +6,7 @@ import type { Plan } from '../schedule/types.ts';
 import type { BreakdownResult } from './breakdown.ts';
 import { encodeIntoCompressedBase64, summarize, type LatencySummary } from './histograms.ts';
 import type { IntervalResult, RunRecorder } from './run-recorder.ts';
+import { roundTo } from '../profile/units.ts';
 
 export const RESULT_SCHEMA = 'stampede.result/2';
 
@@ -83,7 +84,7 @@ export function buildResult({ profile, plan, target, recorder, driver, startedAt
       warmup: recorder.warmupSent,
     },
     errors: Object.fromEntries(recorder.reasons.flatMap((name, code) => (code > 0 && recorder.errorCounts[code]! > 0 ? [[name, recorder.errorCounts[code]!]] : []))),
-    rate: { askedRps: round(measuredExpected / durationS), achievedRps: round(recorder.sentCount / durationS) },
+    rate: { askedRps: roundTo(measuredExpected / durationS, 2), achievedRps: roundTo(recorder.sentCount / durationS, 2) },
     latencyUs: summarize(recorder.all.latency),
     serviceTimeUs: summarize(recorder.serviceTime),
     histograms: { latency: encodeIntoCompressedBase64(recorder.all.latency), serviceTime: encodeIntoCompressedBase64(recorder.serviceTime) },
@@ -105,8 +106,4 @@ function driverSection(report: DriverReport): RunResult['driver'] {
 
 function expectedDuringWarmup(plan: Plan): number {
   return plan.clients.reduce((sum, c) => sum + clip(c.segments, Number.NEGATIVE_INFINITY, plan.warmupUs).reduce((m, s) => m + segmentMass(s), 0), 0);
-}
-
-function round(x: number): number {
-  return Math.round(x * 100) / 100;
 }

@@ -2,6 +2,7 @@ import { formatUs } from '../analysis/format.ts';
 import type { Profile } from '../profile/types.ts';
 import type { Plan } from '../schedule/types.ts';
 import { markdownTable } from './table.ts';
+import { roundTo } from '../profile/units.ts';
 
 /** What `stampede validate` prints: the resolved plan, so a user sees what a profile will do before running it. */
 export function renderPlan(profile: Profile, plan: Plan): string {
@@ -11,12 +12,17 @@ export function renderPlan(profile: Profile, plan: Plan): string {
   );
   const clients = markdownTable(
     ['client', 'instances', 'expected requests', 'peak rps'],
-    plan.clients.map((c) => [c.name, String(c.instances), String(Math.round(c.expectedRequests)), String(round(Math.max(0, ...c.segments.flatMap((s) => [s.fromRps, s.toRps]))))]),
+    plan.clients.map((c) => [
+      c.name,
+      String(c.instances),
+      String(Math.round(c.expectedRequests)),
+      String(roundTo(Math.max(0, ...c.segments.flatMap((s) => [s.fromRps, s.toRps])), 2)),
+    ]),
     ['l', 'r', 'r', 'r'],
   );
   const mix = markdownTable(
     ['kind', 'share'],
-    plan.kinds.map((k, i) => [k, `${round(plan.kindShares[i]! * 100)}%`]),
+    plan.kinds.map((k, i) => [k, `${roundTo(plan.kindShares[i]! * 100, 2)}%`]),
     ['l', 'r'],
   );
   const popularity = profile.keys.popularity;
@@ -40,8 +46,4 @@ export function renderPlan(profile: Profile, plan: Plan): string {
     mix,
     '',
   ].join('\n');
-}
-
-function round(x: number): number {
-  return Math.round(x * 100) / 100;
 }

@@ -1,4 +1,5 @@
 import { ProfileError } from '../profile/index.ts';
+import { roundTo } from '../profile/units.ts';
 
 /** One swept parameter: the `--set` path and the values it takes, as written (units kept). */
 export interface Axis {
@@ -33,7 +34,7 @@ export function parseAxis(spec: string, steps: number): Axis {
     const from = Number(a);
     const to = Number(b);
     if (steps < 2) fail('--steps must be at least 2');
-    const numbers = Array.from({ length: steps }, (_, i) => round(from + ((to - from) * i) / (steps - 1)));
+    const numbers = Array.from({ length: steps }, (_, i) => roundTo(from + ((to - from) * i) / (steps - 1), 6));
     return { path, numbers, values: numbers.map((n) => `${n}${unit}`) };
   }
   const values = text
@@ -53,8 +54,4 @@ export function gridPoints(axes: Axis[]): number[][] {
   let points: number[][] = [[]];
   for (const axis of axes) points = points.flatMap((p) => axis.values.map((_, i) => [...p, i]));
   return points;
-}
-
-function round(n: number): number {
-  return Math.round(n * 1e6) / 1e6;
 }

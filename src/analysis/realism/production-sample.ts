@@ -1,5 +1,6 @@
 import type { Production } from '../../profile/schema.ts';
 import type { Profile } from '../../profile/types.ts';
+import { roundTo } from '../../profile/units.ts';
 
 /**
  * Derives a `production:` section from a sample of production requests: a CSV with a header and
@@ -25,7 +26,7 @@ export function productionFromSample(csv: string): Production {
     const shares: { keys: number; share: number }[] = [];
     for (const k of [1, 10, 100, 1000, 10000]) {
       if (k >= sorted.length && k > 1) break;
-      shares.push({ keys: k, share: round4(sorted.slice(0, k).reduce((a, b) => a + b, 0) / total) });
+      shares.push({ keys: k, share: roundTo(sorted.slice(0, k).reduce((a, b) => a + b, 0) / total, 4) });
     }
     if (total > 0) production.topKeyShares = shares;
   }
@@ -54,10 +55,6 @@ function sizePercentiles(sample: number[]): NonNullable<Production['batchSize']>
     ...(sorted.length >= 10000 && { p9999: at(0.9999) }),
     max: sorted[sorted.length - 1]!,
   };
-}
-
-function round4(x: number): number {
-  return Math.round(x * 1e4) / 1e4;
 }
 
 /** The profile with the sample's figures over its own `production:` (the sample is the newer measurement). */

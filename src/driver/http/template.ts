@@ -1,3 +1,4 @@
+import { isTemplateField, PLACEHOLDER, type TemplateField } from '../../profile/template-fields.ts';
 import type { Keyspace, ScheduledRequest } from '../../schedule/types.ts';
 
 /** A request template from the profile's `http.requests`, before compilation. */
@@ -8,15 +9,7 @@ export interface RequestTemplateSpec {
   body?: string | undefined;
 }
 
-/**
- * Placeholders a template may carry. In the path every substituted value is URL-encoded; in headers
- * and the body it is written as is (`keys:json` is already JSON).
- */
-const FIELDS = ['key', 'keys', 'keys:json', 'batch', 'value', 'valueSize', 'seq', 'client', 'kind'] as const;
-type Field = (typeof FIELDS)[number];
-const PLACEHOLDER = /\{\{\s*([a-zA-Z:]+)\s*\}\}/g;
-
-type Part = string | { field: Field; encode: boolean };
+type Part = string | { field: TemplateField; encode: boolean };
 
 /**
  * A compiled template: literal parts and fields. A template without placeholders is serialized
@@ -71,7 +64,7 @@ export class RequestTemplate {
     return out;
   }
 
-  private value(field: Field, r: ScheduledRequest): string {
+  private value(field: TemplateField, r: ScheduledRequest): string {
     const ks = this.keyspace;
     switch (field) {
       case 'key':
@@ -110,8 +103,8 @@ function compile(text: string, encodedSection: string): Part[] {
   const pathEnd = pathStart < 0 ? -1 : pathStart + encodedSection.length;
   let last = 0;
   for (const match of text.matchAll(PLACEHOLDER)) {
-    const field = match[1] as Field;
-    if (!FIELDS.includes(field)) continue;
+    const field = match[1]!;
+    if (!isTemplateField(field)) continue;
     const at = match.index;
     if (at > last) parts.push(text.slice(last, at));
     parts.push({ field, encode: at >= pathStart && at < pathEnd });
@@ -120,10 +113,6 @@ function compile(text: string, encodedSection: string): Part[] {
   if (last < text.length) parts.push(text.slice(last));
   return parts;
 }
-
-/** Placeholder names a template may use, for the profile checks. */
-export const TEMPLATE_FIELDS: readonly string[] = FIELDS;
-export const TEMPLATE_PLACEHOLDER = PLACEHOLDER;
 
 /** One slab of value bytes, sliced per request (printable, so it can sit in a JSON or form body). */
 export function valueSlab(maxBytes: number): string {
