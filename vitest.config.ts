@@ -28,6 +28,10 @@ const INTEGRATION = [
   'test/model/hotos.test.ts',
   // Grid points on worker threads, each loading the model through tsx.
   'test/sweep/**/*.test.ts',
+  // npm pack, install into a temporary folder, run the installed CLI.
+  'test/package/**/*.test.ts',
+  // Every command the README shows, run through the CLI.
+  'test/readme/**/*.test.ts',
 ];
 
 export default defineConfig({

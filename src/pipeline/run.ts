@@ -8,7 +8,18 @@ import { buildResult, type RunResult } from '../recorder/result.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { renderSummary } from '../report/summary.ts';
 import type { RunReportInput } from '../report/run-reports.ts';
-import { createRunDir, defaultRunDir, openLatencyLog, readLatencyLogOf, readRunFolder, RUN_FILES, writeAnalysis, writeReports, writeRunFolder } from '../run-folder/index.ts';
+import {
+  createNewRunDir,
+  createRunDir,
+  defaultRunDir,
+  openLatencyLog,
+  readLatencyLogOf,
+  readRunFolder,
+  RUN_FILES,
+  writeAnalysis,
+  writeReports,
+  writeRunFolder,
+} from '../run-folder/index.ts';
 import { createSchedule } from '../schedule/index.ts';
 
 export interface RunOptions {
@@ -42,7 +53,7 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   const driver = options.driver ?? createDriver(target, { workers: options.workers });
   const schedule = createSchedule(profile);
   const startedAt = new Date();
-  const dir = createRunDir(options.outDir ?? defaultRunDir(options.reportsRoot ?? 'reports', profile.name, startedAt));
+  const dir = options.outDir !== undefined ? createRunDir(options.outDir) : createNewRunDir(defaultRunDir(options.reportsRoot ?? 'reports', profile.name, startedAt));
   const hlog = openLatencyLog(dir);
   let result: RunResult;
   try {

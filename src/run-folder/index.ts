@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { Profile } from '../profile/types.ts';
 import { readLatencyLog, type LoggedInterval } from '../recorder/latency-log.ts';
@@ -26,18 +26,37 @@ export const RUN_FILES = {
   reportHtml: 'report.html',
 } as const;
 
-/** reports/<profile>/<UTC timestamp>/ — sortable, and valid on every file system. */
-export function defaultRunDir(root: string, profileName: string, startedAt: Date): string {
+/** reports/<profile>/<prefix><UTC timestamp>/ — sortable, and valid on every file system. */
+export function defaultRunDir(root: string, profileName: string, startedAt: Date, prefix = ''): string {
   const stamp = startedAt
     .toISOString()
     .replace(/\.\d+Z$/, 'Z')
     .replace(/:/g, '-');
-  return join(root, profileName, stamp);
+  return join(root, profileName, `${prefix}${stamp}`);
 }
 
+/** A folder the caller named: created if missing, reused if there (the caller chose it). */
 export function createRunDir(dir: string): string {
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/**
+ * A new folder at `dir`, or `dir-2`, `dir-3`, … when runs started in the same second already took
+ * it: two runs of one profile never write into one folder. Creating the last level without
+ * `recursive` makes the claim atomic between processes.
+ */
+export function createNewRunDir(dir: string): string {
+  mkdirSync(dirname(dir), { recursive: true });
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? dir : `${dir}-${n}`;
+    try {
+      mkdirSync(candidate);
+      return candidate;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 1000) throw error;
+    }
+  }
 }
 
 /** The interval log, streamed while the run lasts. */

@@ -20,7 +20,7 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'step the offered rate until the SLO breaks: capacity, knee, headroom, failover (N+1)',
   builder,
   async run(args) {
-    const [input, { qualify }, { defaultRunDir }, { formatUs }, { writeQualificationReports }] = await Promise.all([
+    const [input, { qualify }, { createNewRunDir, defaultRunDir }, { formatUs }, { writeQualificationReports }] = await Promise.all([
       import('../input.ts'),
       import('../../qualify/qualify.ts'),
       import('../../run-folder/index.ts'),
@@ -32,7 +32,7 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
     const stepUs = input.durationOption('--step', args.step);
     const warmupUs = input.durationOption('--warmup', args.warmup, true);
     const intervalUs = input.durationOption('--interval', args.interval);
-    const outDir = args.out ?? defaultRunDir('reports', profile.name, new Date()).replace(/([^/]+)$/, 'qualify-$1');
+    const outDir = args.out ?? createNewRunDir(defaultRunDir('reports', profile.name, new Date(), 'qualify-'));
     const abort = new AbortController();
     const onSignal = () => abort.abort();
     process.once('SIGINT', onSignal);
