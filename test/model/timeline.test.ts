@@ -29,7 +29,7 @@ function stack(timeline: unknown[], extra: { service?: Record<string, unknown>; 
 
 describe('timeline events', () => {
   it('restart: in-flight requests reset, new ones refused while down, pools emptied into TIME_WAIT that outlives the process', async () => {
-    const { details, recorder } = await runModel(stack([{ at: '10s', restart: { service: 'api', downFor: '2s' } }]));
+    const { details, recorder } = await runModel(stack([{ type: 'restart', at: '10s', service: 'api', downFor: '2s' }]));
     // ~1,000/s × 5 ms = ~5 requests in flight at the restart; 2 s × 1,000/s refused.
     expect(recorder.failures('connection_reset')).toBeGreaterThan(0);
     expect(recorder.failures('connection_refused')).toBeGreaterThan(1900);
@@ -45,7 +45,7 @@ describe('timeline events', () => {
   });
 
   it('latency injection on a database adds its delay only inside the window', async () => {
-    const { recorder } = await runModel(stack([{ at: '5s', until: '10s', latency: { database: 'db', add: '50ms' } }], { db: true, cache: { warm: false, capacity: 0 } }));
+    const { recorder } = await runModel(stack([{ type: 'latency', at: '5s', until: '10s', database: 'db', add: '50ms' }], { db: true, cache: { warm: false, capacity: 0 } }));
     // Every key misses (capacity 0): requests in the window take ≥ 50 ms, the others ~6 ms.
     const slow = recorder.intervals.map((g) => g['dbInFlight.db']!);
     expect(Math.max(...slow.slice(5, 9))).toBeGreaterThan(100); // 4,000 reads/s × 50 ms ≈ 200 in flight
@@ -55,13 +55,13 @@ describe('timeline events', () => {
   });
 
   it('an operator switches a fan-out limit on mid-run (set), and the next requests obey it', async () => {
-    const { details } = await runModel(stack([{ at: '10s', set: { clientGroup: 'mc', fanoutLimit: 1 } }]));
+    const { details } = await runModel(stack([{ type: 'set', at: '10s', clientGroup: 'mc', fanoutLimit: 1 }]));
     expect(details.services['api']!.itemsInFlightHighWater).toBe(4);
     expect(details.requests.failed).toBe(0);
   });
 
   it('removeShards and addShards on a modulo cache move most keys (compare ketama in ring.test.ts)', async () => {
-    const { recorder } = await runModel(stack([{ at: '10s', removeShards: { cache: 'cache', count: 1 } }]));
+    const { recorder } = await runModel(stack([{ type: 'removeShards', at: '10s', cache: 'cache', count: 1 }]));
     const hit = recorder.intervals.map((g) => g['hitRatio.cache']!);
     // hash mod 4 → hash mod 3: ~3/4 of keys change shard and miss once.
     expect(hit[5]).toBe(1);

@@ -38,52 +38,83 @@ export class TimelinePlayer implements EventHandler {
   ) {
     this.handlerId = sim.register(this);
     events.forEach((event, i) => {
-      if ('addShards' in event) {
-        for (let k = 0; k < event.addShards.count; k++) sim.at(event.at + k * event.addShards.every, this.handlerId, EV_ADD_SHARD, i);
-      } else if ('removeShards' in event) {
-        for (let k = 0; k < event.removeShards.count; k++) sim.at(event.at + k * event.removeShards.every, this.handlerId, EV_REMOVE_SHARD, i);
-      } else if ('restoreShards' in event) sim.at(event.at, this.handlerId, EV_RESTORE, i);
-      else if ('flush' in event) sim.at(event.at, this.handlerId, EV_FLUSH, i);
-      else if ('restart' in event) sim.at(event.at, this.handlerId, EV_RESTART, i);
-      else if ('latency' in event) {
-        sim.at(event.at, this.handlerId, EV_LATENCY_START, i);
-        sim.at(Math.max(event.at, event.until), this.handlerId, EV_LATENCY_END, i);
-      } else if ('dip' in event) sim.at(event.start, this.handlerId, EV_DIP_START, i);
-      else sim.at(event.at, this.handlerId, EV_SET, i);
+      switch (event.type) {
+        case 'addShards':
+        case 'removeShards': {
+          const code = event.type === 'addShards' ? EV_ADD_SHARD : EV_REMOVE_SHARD;
+          for (let k = 0; k < event.count; k++) sim.at(event.at + k * event.every, this.handlerId, code, i);
+          break;
+        }
+        case 'restoreShards':
+          sim.at(event.at, this.handlerId, EV_RESTORE, i);
+          break;
+        case 'flush':
+          sim.at(event.at, this.handlerId, EV_FLUSH, i);
+          break;
+        case 'restart':
+          sim.at(event.at, this.handlerId, EV_RESTART, i);
+          break;
+        case 'latency':
+          sim.at(event.at, this.handlerId, EV_LATENCY_START, i);
+          sim.at(Math.max(event.at, event.until), this.handlerId, EV_LATENCY_END, i);
+          break;
+        case 'dip':
+          sim.at(event.start, this.handlerId, EV_DIP_START, i);
+          break;
+        case 'set':
+          sim.at(event.at, this.handlerId, EV_SET, i);
+          break;
+      }
     });
   }
 
   handle(code: number, index: number): void {
     const event = this.events[index]!;
-    if ('addShards' in event) this.targets.cache(event.addShards.cache).resize(1);
-    else if ('removeShards' in event) this.targets.cache(event.removeShards.cache).resize(-1);
-    else if ('flush' in event) this.targets.cache(event.flush.cache).flush();
-    else if ('restart' in event) this.targets.service(event.restart.service).restart(event.restart.downFor);
-    else if ('latency' in event) {
-      const add = code === EV_LATENCY_START ? event.latency.add : 0;
-      const l = event.latency;
-      if (l.service !== undefined) this.targets.service(l.service).extraLatencyUs = add;
-      if (l.cache !== undefined) this.targets.cache(l.cache).extraLatencyUs = add;
-      if (l.database !== undefined) this.targets.database(l.database).extraLatencyUs = add;
-    } else if ('restoreShards' in event) {
-      // One dead shard now; the next after `every` (or all now when every is 0).
-      const cache = this.targets.cache(event.restoreShards.cache);
-      do {
-        if (!cache.restoreOne()) return;
-      } while (event.restoreShards.every === 0);
-      this.sim.after(event.restoreShards.every, this.handlerId, EV_RESTORE, index);
-    } else if ('dip' in event) {
-      const factor = code === EV_DIP_START ? event.dip.slowdown : 1;
-      if (event.dip.cache !== undefined) this.targets.cache(event.dip.cache).slowdown = factor;
-      else this.targets.service(event.dip.service!).slowdown = factor;
-      if (code === EV_DIP_START) {
-        this.sim.after(event.for, this.handlerId, EV_DIP_END, index);
-        this.sim.after(event.every, this.handlerId, EV_DIP_START, index);
+    switch (event.type) {
+      case 'addShards':
+        this.targets.cache(event.cache).resize(1);
+        break;
+      case 'removeShards':
+        this.targets.cache(event.cache).resize(-1);
+        break;
+      case 'flush':
+        this.targets.cache(event.cache).flush();
+        break;
+      case 'restart':
+        this.targets.service(event.service).restart(event.downFor);
+        break;
+      case 'latency': {
+        const add = code === EV_LATENCY_START ? event.add : 0;
+        if (event.service !== undefined) this.targets.service(event.service).extraLatencyUs = add;
+        if (event.cache !== undefined) this.targets.cache(event.cache).extraLatencyUs = add;
+        if (event.database !== undefined) this.targets.database(event.database).extraLatencyUs = add;
+        break;
       }
-    } else {
-      const group = this.targets.group(event.set.clientGroup);
-      if (event.set.maxOpen !== undefined) group.setMaxOpen(event.set.maxOpen);
-      if (event.set.fanoutLimit !== undefined) group.fanoutLimit = event.set.fanoutLimit;
+      case 'restoreShards': {
+        // One dead shard now; the next after `every` (or all now when every is 0).
+        const cache = this.targets.cache(event.cache);
+        do {
+          if (!cache.restoreOne()) return;
+        } while (event.every === 0);
+        this.sim.after(event.every, this.handlerId, EV_RESTORE, index);
+        break;
+      }
+      case 'dip': {
+        const factor = code === EV_DIP_START ? event.slowdown : 1;
+        if (event.cache !== undefined) this.targets.cache(event.cache).slowdown = factor;
+        else this.targets.service(event.service!).slowdown = factor;
+        if (code === EV_DIP_START) {
+          this.sim.after(event.for, this.handlerId, EV_DIP_END, index);
+          this.sim.after(event.every, this.handlerId, EV_DIP_START, index);
+        }
+        break;
+      }
+      case 'set': {
+        const group = this.targets.group(event.clientGroup);
+        if (event.maxOpen !== undefined) group.setMaxOpen(event.maxOpen);
+        if (event.fanoutLimit !== undefined) group.fanoutLimit = event.fanoutLimit;
+        break;
+      }
     }
   }
 }
@@ -91,6 +122,6 @@ export class TimelinePlayer implements EventHandler {
 /** Shard slots a cache needs: its initial shards plus every shard the timeline adds. */
 export function shardSlots(cache: string, shards: number, events: readonly TimelineEvent[]): number {
   let slots = shards;
-  for (const e of events) if ('addShards' in e && e.addShards.cache === cache) slots += e.addShards.count;
+  for (const e of events) if (e.type === 'addShards' && e.cache === cache) slots += e.count;
   return slots;
 }

@@ -62,33 +62,40 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
     const expect = (name: string | undefined, kind: 'cache' | 'service', where: string[]) => {
       if (name !== undefined && kindOf.get(name) !== kind) issues.push({ path: [...at, ...where], message: `expected the name of a ${kind}, got "${name}"` });
     };
-    if ('addShards' in event) expect(event.addShards.cache, 'cache', ['addShards', 'cache']);
-    if ('restart' in event) expect(event.restart.service, 'service', ['restart', 'service']);
-    if ('latency' in event) {
-      const l = event.latency;
-      expect(l.service, 'service', ['latency', 'service']);
-      expect(l.cache, 'cache', ['latency', 'cache']);
-      if (l.database !== undefined && kindOf.get(l.database) !== 'database')
-        issues.push({ path: [...at, 'latency', 'database'], message: `expected the name of a database, got "${l.database}"` });
-      if ([l.service, l.cache, l.database].filter((x) => x !== undefined).length !== 1)
-        issues.push({ path: [...at, 'latency'], message: 'expected exactly one of `service`, `cache` or `database`' });
+    switch (event.type) {
+      case 'addShards':
+      case 'restoreShards':
+      case 'flush':
+        expect(event.cache, 'cache', ['cache']);
+        break;
+      case 'removeShards': {
+        expect(event.cache, 'cache', ['cache']);
+        const cache = t.caches[event.cache];
+        if (cache && event.count >= cache.shards) issues.push({ path: [...at, 'count'], message: `a cache keeps at least one shard; "${event.cache}" has ${cache.shards}` });
+        break;
+      }
+      case 'restart':
+        expect(event.service, 'service', ['service']);
+        break;
+      case 'latency':
+        expect(event.service, 'service', ['service']);
+        expect(event.cache, 'cache', ['cache']);
+        if (event.database !== undefined && kindOf.get(event.database) !== 'database')
+          issues.push({ path: [...at, 'database'], message: `expected the name of a database, got "${event.database}"` });
+        if ([event.service, event.cache, event.database].filter((x) => x !== undefined).length !== 1)
+          issues.push({ path: at, message: 'expected exactly one of `service`, `cache` or `database`' });
+        break;
+      case 'dip':
+        expect(event.cache, 'cache', ['cache']);
+        expect(event.service, 'service', ['service']);
+        if ((event.cache === undefined) === (event.service === undefined)) issues.push({ path: at, message: 'expected exactly one of `cache` or `service`' });
+        if (event.for >= event.every) issues.push({ path: [...at, 'for'], message: 'a dip must be shorter than its period' });
+        break;
+      case 'set':
+        if (!groups.has(event.clientGroup))
+          issues.push({ path: [...at, 'clientGroup'], message: `expected the name of a client group in clientGroups, got "${event.clientGroup}"` });
+        break;
     }
-    if ('flush' in event) expect(event.flush.cache, 'cache', ['flush', 'cache']);
-    if ('restoreShards' in event) expect(event.restoreShards.cache, 'cache', ['restoreShards', 'cache']);
-    if ('removeShards' in event) {
-      expect(event.removeShards.cache, 'cache', ['removeShards', 'cache']);
-      const cache = t.caches[event.removeShards.cache];
-      if (cache && event.removeShards.count >= cache.shards)
-        issues.push({ path: [...at, 'removeShards', 'count'], message: `a cache keeps at least one shard; "${event.removeShards.cache}" has ${cache.shards}` });
-    }
-    if ('dip' in event) {
-      expect(event.dip.cache, 'cache', ['dip', 'cache']);
-      expect(event.dip.service, 'service', ['dip', 'service']);
-      if ((event.dip.cache === undefined) === (event.dip.service === undefined)) issues.push({ path: [...at, 'dip'], message: 'expected exactly one of `cache` or `service`' });
-      if (event.for >= event.every) issues.push({ path: [...at, 'for'], message: 'a dip must be shorter than its period' });
-    }
-    if ('set' in event && !groups.has(event.set.clientGroup))
-      issues.push({ path: [...at, 'set', 'clientGroup'], message: `expected the name of a client group in clientGroups, got "${event.set.clientGroup}"` });
   });
   const cycle = findCallCycle(t);
   if (cycle) issues.push({ path: ['services', cycle[0]!, 'calls'], message: `services call each other in a cycle: ${cycle.join(' → ')}` });

@@ -10,7 +10,7 @@ describe('black-friday: an operator switches scheduling off mid-run', () => {
   const BROWSE = 3920;
 
   it.each(SEEDS)('seed %i: stuck at 3,000 threads before the switch, browse pages back after it', { timeout: 30_000 }, async (seed) => {
-    const run = await rehearse('black-friday', seed, ['topology.timeline=[{at: 120s, set: {clientGroup: fe-scheduling, maxOpen: 0}}]']);
+    const run = await rehearse('black-friday', seed, ['topology.timeline=[{type: set, at: 120s, clientGroup: fe-scheduling, maxOpen: 0}]']);
     const threads = series(run, 'busyWorkers.frontend');
     expect(threads[115]).toBe(3000);
     // New delivery orders now fail at once with pool_disabled; threads already waiting drain as

@@ -32,7 +32,7 @@ describe('twitter-2016-07-shards-added', () => {
   });
 
   it.each(SEEDS)('seed %i, paced one per 10 s: each step moves ~3%, the database keeps up, nothing fails', { timeout: 30_000 }, async (seed) => {
-    const run = await rehearse(PROFILE, seed, ['topology.timeline[0].addShards.every=10s']);
+    const run = await rehearse(PROFILE, seed, ['topology.timeline[0].every=10s']);
     expect(run.details.requests.failed).toBeLessThanOrEqual(0.001 * run.details.requests.started);
     expect(series(run, 'shards.user-cache').at(-1)).toBe(38);
     expect(Math.max(...series(run, 'dbInFlight.user-db'))).toBeLessThan(50);
