@@ -38,6 +38,8 @@ export class HttpConnection implements ResponseSink {
   /** The server said Connection: close; no new requests until it has closed. */
   private closing = false;
   private readonly parser = new ResponseParser(this);
+  /** A response was read from the current chunk of bytes: its pipeline room is handed on after the chunk. */
+  private answeredInRead = false;
   private corked = false;
 
   constructor(
@@ -110,7 +112,7 @@ export class HttpConnection implements ResponseSink {
     if (this.count > 0) this.parser.expectNoBody = this.isHead(this.ring[this.head]!);
     if (closeAfter) this.closing = true;
     this.owner.responded(this, slot, status);
-    if (!this.closing) this.owner.freed(this);
+    this.answeredInRead = true;
   }
 
   /** `_message` says what was wrong; the outcome reason is the same for every kind of breach. */
@@ -149,7 +151,12 @@ export class HttpConnection implements ResponseSink {
       for (let i = 0; i < this.count; i++) this.owner.wired(this, this.ring[(this.head + i) % this.depth]!);
     });
     socket.on('data', (data: Buffer) => {
-      if (this.socket === socket) this.parser.feed(data);
+      if (this.socket !== socket) return;
+      this.answeredInRead = false;
+      this.parser.feed(data);
+      // Waiting requests go out once the bytes that arrived are read: bytes read together cannot
+      // answer a request written after them, and must not be charged to one.
+      if (this.answeredInRead && this.socket === socket && !this.closing) this.owner.freed(this);
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (this.socket !== socket) return;
