@@ -7,10 +7,10 @@ import { defineConfig } from 'vitest/config';
  * - `integration`: the real CLI as a child process (tsx compiles on start: several seconds each on a
  *   busy 2-core machine), the browser, the bundled profiles and examples end to end, and the model
  *   incident reproductions and other long model runs (each 5–30 s of CPU).
- * - `drivers` (test/drivers/**, and test/faults/**: real servers that misbehave on purpose): real
- *   traffic to real sockets on wall-clock time, so it runs after
- *   the others have finished (groupOrder) and one file at a time: a CPU-heavy model test on the
- *   other core would otherwise delay its timers and sockets.
+ * - `drivers` (test/drivers/**, and test/faults/**: servers that misbehave on purpose): real traffic
+ *   to real sockets on wall-clock time, so it runs after the others have finished (groupOrder) and
+ *   one file at a time: a CPU-heavy model test on the other core would otherwise delay its timers
+ *   and sockets.
  * `npm test` runs all three.
  */
 const INTEGRATION = [
