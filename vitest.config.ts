@@ -7,9 +7,10 @@ import { defineConfig } from 'vitest/config';
  * - `integration`: the real CLI as a child process (tsx compiles on start: several seconds each on a
  *   busy 2-core machine), the browser, the bundled profiles and examples end to end, and the model
  *   incident reproductions and other long model runs (each 5–30 s of CPU).
- * - `drivers` (test/drivers/**): real traffic to real sockets on wall-clock time, so it runs after
- *   the others have finished (groupOrder) and one file at a time: a CPU-heavy model test on the
- *   other core would otherwise delay its timers and sockets.
+ * - `drivers` (test/drivers/**, and test/faults/**: servers that misbehave on purpose): real traffic
+ *   to real sockets on wall-clock time, so it runs after the others have finished (groupOrder) and
+ *   one file at a time: a CPU-heavy model test on the other core would otherwise delay its timers
+ *   and sockets.
  * `npm test` runs all three.
  */
 const INTEGRATION = [
@@ -39,7 +40,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/drivers/**', ...INTEGRATION], sequence: { groupOrder: 0 }, testTimeout: 30_000 },
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/drivers/**', 'test/faults/**', ...INTEGRATION], sequence: { groupOrder: 0 }, testTimeout: 30_000 },
       },
       {
         extends: true,
@@ -47,7 +48,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'drivers', include: ['test/drivers/**/*.test.ts'], fileParallelism: false, sequence: { groupOrder: 1 }, testTimeout: 60_000, hookTimeout: 30_000 },
+        test: {
+          name: 'drivers',
+          include: ['test/drivers/**/*.test.ts', 'test/faults/**/*.test.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+          testTimeout: 60_000,
+          hookTimeout: 30_000,
+        },
       },
     ],
   },

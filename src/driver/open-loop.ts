@@ -20,13 +20,15 @@ export function dialBeforeStart(connections: readonly { preconnect(): Promise<un
   return Promise.race([dialed, new Promise<void>((resolve) => setTimeout(resolve, PREPARE_LIMIT_MS).unref())]);
 }
 
-/** Socket failures every real driver reports with the same reason names. */
+/** Connection failures every real driver reports with the same reason names. */
 export const SOCKET_CAUSES: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'refused',
   ECONNRESET: 'reset',
   EPIPE: 'reset',
   closed: 'closed',
   timeout: 'timeout',
+  /** The server broke the protocol (a bad status line or frame, a response nobody asked for). */
+  protocol: 'protocol_error',
 };
 
 export interface Transport {
@@ -172,7 +174,7 @@ export class OpenLoopRun {
     return this.inFlightCap - this.freeTop;
   }
 
-  /** The transport wrote slot's request to the socket now. */
+  /** The transport wrote slot's request to a connected socket now. */
   markSent(slot: number, nowUs: number): void {
     this.sentAtUs[slot] = nowUs;
     const intended = this.intendedAtUs[slot]!;
@@ -181,13 +183,18 @@ export class OpenLoopRun {
     this.recorder.sent(nowUs, this.client[slot]!);
   }
 
-  /** Slot's request finished (reason 0 = ok). A request that never reached the wire counts as sent now and failed. */
-  complete(slot: number, reason: number, nowUs: number): void {
+  /** Since when slot's request has waited for its answer: its write, or its intended time while it waits for a connection. */
+  waitingSinceUs(slot: number): number {
     const sent = this.sentAtUs[slot]!;
-    if (sent < 0) {
-      // Failed before it reached the wire (e.g. refused while waiting): it still counts as sent and failed.
-      this.markSent(slot, nowUs);
-    }
+    return sent >= 0 ? sent : this.intendedAtUs[slot]!;
+  }
+
+  /**
+   * Slot's request finished (reason 0 = ok). One that never reached the wire (refused while
+   * dialing, still waiting for a connection at the end) goes to the recorder with sentAtUs −1:
+   * failed, but not sent.
+   */
+  complete(slot: number, reason: number, nowUs: number): void {
     this.recorder.complete(this.intendedAtUs[slot]!, this.sentAtUs[slot]!, nowUs, this.client[slot]!, this.kind[slot]!, reason);
     this.free[this.freeTop++] = slot;
     if (this.exhaustedAtUs >= 0 && this.freeTop === this.inFlightCap) this.finish?.();

@@ -86,9 +86,10 @@ function mergeReports(outputs: WorkerOutput[]): DriverReport {
   };
 }
 
-/** The first worker's transport report as the shape, with every worker's kept under perWorker. */
+/** The first worker's transport report as the shape, the connection counts summed, every worker's kept under perWorker. */
 function mergeTransports(reports: TransportReport[]): TransportReport {
-  return { ...reports[0]!, perWorker: reports };
+  const sum = (figure: 'connects' | 'protocolErrors') => reports.reduce((a, r) => a + r[figure], 0);
+  return { ...reports[0]!, connects: sum('connects'), protocolErrors: sum('protocolErrors'), perWorker: reports };
 }
 
 export type { RecorderPart };

@@ -263,6 +263,28 @@ function checkProduction(production: Raw | undefined): PathIssue[] {
   return issues;
 }
 
+/** CR, LF or NUL: in a request's method, path or headers they would end a line the template did not end. */
+const LINE_BREAK = /[\r\n\0]/;
+const SPLITTING_HINT = 'remove the line break: written as is, it would end the line and let the rest pass as another header or request (request splitting)';
+
+/**
+ * The path and header names and values of a request template go on request lines as written: no line
+ * breaks. (The method is upper-case letters only, by the schema.)
+ */
+function checkRequestLines(kind: string, template: Raw | undefined): PathIssue[] {
+  const issues: PathIssue[] = [];
+  const path = str(template?.path);
+  if (path !== undefined && LINE_BREAK.test(path))
+    issues.push({ path: ['http', 'requests', kind, 'path'], message: `expected no CR, LF or NUL in path, got ${shown(path)}`, hint: SPLITTING_HINT });
+  for (const [name, value] of Object.entries(record(template?.headers) ?? {})) {
+    const at = ['http', 'requests', kind, 'headers', name];
+    if (LINE_BREAK.test(name)) issues.push({ path: at, message: `expected no CR, LF or NUL in a header name, got ${shown(name)}`, hint: SPLITTING_HINT, anchor: 'key' });
+    const text = str(value);
+    if (text !== undefined && LINE_BREAK.test(text)) issues.push({ path: at, message: `expected no CR, LF or NUL in header ${name}, got ${shown(text)}`, hint: SPLITTING_HINT });
+  }
+  return issues;
+}
+
 /**
  * `http.requests` and `memcached.operations` are keyed by request kind: a key that is no kind of any
  * mix is a typo that would silently send the default request. Template placeholders must be known.
@@ -276,6 +298,7 @@ function checkTargetSections(profile: Raw, clients: readonly unknown[]): PathIss
     if (kind !== 'default' && !kinds.has(kind))
       issues.push({ path: ['http', 'requests', kind], message: `expected a request kind of the mix or "default", got ${shown(kind)}`, hint });
     const t = record(template);
+    issues.push(...checkRequestLines(kind, t));
     for (const field of ['path', 'body'] as const) {
       const text = str(t?.[field]);
       for (const match of text?.matchAll(PLACEHOLDER) ?? []) {

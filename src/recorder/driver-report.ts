@@ -50,6 +50,8 @@ export interface HttpTransportReport {
   connections: number;
   pipelining: number;
   connects: number;
+  /** Connections closed because the server broke the protocol (bad status line, a response nobody asked for). */
+  protocolErrors: number;
   statusCodes: Record<string, number>;
 }
 
@@ -62,6 +64,8 @@ export interface MemcachedTransportReport {
   /** Max shard share ÷ fair share: 1 is even; 2 means the busiest shard takes twice its fair load. */
   shardSkew: number;
   connects: number;
+  /** Connections closed because the server broke the protocol (a bad frame, a response nobody asked for). */
+  protocolErrors: number;
   serverErrors: Record<string, number>;
 }
 

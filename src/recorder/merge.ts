@@ -10,6 +10,7 @@ export interface RecorderPart {
   reasons: string[];
   errorCounts: number[];
   sentCount: number;
+  notSentCount: number;
   droppedCount: number;
   warmupSent: number;
   lastCompletionUs: number;
@@ -45,6 +46,7 @@ export function exportRecorderPart(r: RunRecorder): RecorderPart {
     reasons: [...r.reasons],
     errorCounts: [...r.errorCounts],
     sentCount: r.sentCount,
+    notSentCount: r.notSentCount,
     droppedCount: r.droppedCount,
     warmupSent: r.warmupSent,
     lastCompletionUs: r.lastCompletionUs,
@@ -79,6 +81,7 @@ function combineGauge(name: string, a: number | undefined, b: number): number {
 export function mergeRecorderParts(into: RunRecorder, parts: readonly RecorderPart[]): void {
   for (const part of parts) {
     into.sentCount += part.sentCount;
+    into.notSentCount += part.notSentCount;
     into.droppedCount += part.droppedCount;
     into.warmupSent += part.warmupSent;
     into.lastCompletionUs = Math.max(into.lastCompletionUs, part.lastCompletionUs);

@@ -27,8 +27,23 @@ export interface RunResult {
   durationMs: number;
   warmupMs: number;
   interrupted: boolean;
-  /** sent = ok + failed + inFlightAtEnd; scheduled = sent + dropped (never sent: the generator's in-flight cap). */
-  requests: { expected: number; scheduled: number; sent: number; ok: number; failed: number; dropped: number; inFlightAtEnd: number; warmup: number };
+  /**
+   * sent + notSent = ok + failed + inFlightAtEnd; scheduled = sent + notSent + dropped. `sent`: written to a
+   * connected socket; `notSent`: failed before reaching the wire (refused while dialing, still waiting
+   * for a connection at the end), counted in `failed`; `dropped`: never handed to a connection (the
+   * generator's in-flight cap).
+   */
+  requests: {
+    expected: number;
+    scheduled: number;
+    sent: number;
+    notSent: number;
+    ok: number;
+    failed: number;
+    dropped: number;
+    inFlightAtEnd: number;
+    warmup: number;
+  };
   errors: Record<string, number>;
   rate: { askedRps: number; achievedRps: number };
   latencyUs: LatencySummary;
@@ -75,12 +90,13 @@ export function buildResult({ profile, plan, target, recorder, driver, startedAt
     interrupted: driver.interrupted,
     requests: {
       expected: Math.round(measuredExpected),
-      scheduled: recorder.sentCount + recorder.droppedCount,
+      scheduled: recorder.sentCount + recorder.notSentCount + recorder.droppedCount,
       sent: recorder.sentCount,
+      notSent: recorder.notSentCount,
       ok,
       failed,
       dropped: recorder.droppedCount,
-      inFlightAtEnd: recorder.sentCount - recorder.all.latency.totalCount,
+      inFlightAtEnd: recorder.sentCount + recorder.notSentCount - recorder.all.latency.totalCount,
       warmup: recorder.warmupSent,
     },
     errors: Object.fromEntries(recorder.reasons.flatMap((name, code) => (code > 0 && recorder.errorCounts[code]! > 0 ? [[name, recorder.errorCounts[code]!]] : []))),

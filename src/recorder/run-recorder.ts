@@ -49,6 +49,8 @@ export class RunRecorder implements Recorder {
   readonly byClient: Breakdown[];
   readonly intervals: IntervalResult[] = [];
   sentCount = 0;
+  /** Measured requests that failed before reaching the wire (in `failed`, never in `sentCount`). */
+  notSentCount = 0;
   droppedCount = 0;
   warmupSent = 0;
   /** Completion time of the last recorded request, µs. */
@@ -107,18 +109,21 @@ export class RunRecorder implements Recorder {
 
   complete(intendedAtUs: number, sentAtUs: number, completedAtUs: number, client: number, kind: number, reason: number): void {
     this.advanceTo(completedAtUs);
+    const wired = sentAtUs >= 0;
     const latencyUs = Math.max(0, completedAtUs - intendedAtUs);
     const failed = reason !== 0;
     if (failed) this.intervalFailed++;
     else this.intervalOk++;
     this.intervalLatency.recordValue(latencyUs);
     if (completedAtUs > this.lastCompletionUs) this.lastCompletionUs = completedAtUs;
-    if (sentAtUs < this.plan.warmupUs) return;
+    // A request is measured by when it was sent; one never sent, by when it failed.
+    if ((wired ? sentAtUs : completedAtUs) < this.plan.warmupUs) return;
     this.all.record(latencyUs, failed);
     (failed ? this.failed : this.ok).record(latencyUs, failed);
     this.byKind[kind]!.record(latencyUs, failed);
     this.byClient[client]!.record(latencyUs, failed);
-    this.serviceTime.recordValue(Math.max(0, completedAtUs - sentAtUs));
+    if (wired) this.serviceTime.recordValue(Math.max(0, completedAtUs - sentAtUs));
+    else this.notSentCount++;
     if (failed) this.errorCounts[reason]!++;
   }
 

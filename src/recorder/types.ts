@@ -11,7 +11,8 @@ export interface Recorder {
   /**
    * The request finished. `reason` is 0 for success, else a code from `reason()`. Latency is
    * completedAt − intendedAt (open loop: a stalled target cannot hide its stall); service time is
-   * completedAt − sentAt.
+   * completedAt − sentAt. `sentAtUs` is −1 for a request that failed before reaching the wire: it
+   * counts as failed, not as sent.
    */
   complete(intendedAtUs: number, sentAtUs: number, completedAtUs: number, client: number, kind: number, reason: number): void;
   /** The generator could not send the request at all (its in-flight cap was reached). */

@@ -139,6 +139,9 @@ class PooledConnection implements MemcachedOwner {
 
   quietHit(): void {}
 
+  /** The pool times a lookup from its call, sent or not. */
+  wired(): void {}
+
   failed(): void {
     this.finish('error', false);
   }

@@ -102,7 +102,7 @@ class FakeTransport implements Transport {
   gauges(): void {}
   readonly gaugeSpecs: readonly GaugeSpec[] = [];
   report(): HttpTransportReport {
-    return { protocol: 'http', connections: 1, pipelining: 1, connects: 1, statusCodes: {} };
+    return { protocol: 'http', connections: 1, pipelining: 1, connects: 1, protocolErrors: 0, statusCodes: {} };
   }
   waitedForConnection(): number {
     return 0;

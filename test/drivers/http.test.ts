@@ -166,12 +166,12 @@ describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
         target.url,
       );
       expect(result.requests.scheduled).toBe(600);
-      expect(result.requests.sent + result.requests.dropped).toBe(600);
+      expect(result.requests.sent + result.requests.notSent + result.requests.dropped).toBe(600);
       expect(result.requests.inFlightAtEnd).toBe(0);
       expect(result.errors['reset'] ?? 0).toBeGreaterThan(0);
       expect(result.errors['refused'] ?? 0).toBeGreaterThan(0);
       expect(result.requests.ok).toBeGreaterThanOrEqual(ANSWERED_FIRST);
-      expect(result.requests.ok + result.requests.failed).toBe(result.requests.sent);
+      expect(result.requests.ok + result.requests.failed).toBe(result.requests.sent + result.requests.notSent);
     } finally {
       clearTimeout(reopen);
     }
@@ -186,7 +186,10 @@ describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
     );
     expect(result.errors['timeout']).toBe(50);
     const closed = await run({ name: 'closed', arrivals: 'constant', phases: [{ type: 'steady', rate: 100, duration: '0.3s' }] } as never, `http://127.0.0.1:${await freePort()}`);
+    // Refused while dialing: failed, and never sent.
     expect(closed.errors['refused']).toBe(30);
+    expect(closed.requests.sent).toBe(0);
+    expect(closed.requests.notSent).toBe(30);
   });
 
   it('drops requests beyond the in-flight cap, counts them, and marks the generator saturated', async () => {

@@ -31,7 +31,7 @@ export async function startMemcached(options: { memoryMb?: number; connections?:
     address: `127.0.0.1:${port}`,
     pid: child.pid!,
     stop: async () => {
-      if (child.exitCode === null) process.kill(child.pid!, 'SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGTERM');
       await exited;
     },
   };

@@ -65,6 +65,18 @@ describe('cross-field checks', () => {
     expect(issues).toEqual([expect.objectContaining({ file: inline, path, message, hint: expect.stringMatching(/\S/) })]);
   });
 
+  it.each([
+    ['a header value', 'http:\n  requests:\n    get:\n      headers: { x-user: "a\\r\\nX-Admin: yes" }\n', 'http.requests.get.headers.x-user', 7, 'header x-user'],
+    ['a header name', 'http:\n  requests:\n    get:\n      headers: { "x-a\\nb": "v" }\n', 'http.requests.get.headers.x-a\nb', 7, 'a header name'],
+    ['a path', 'http:\n  requests:\n    get:\n      path: "/a HTTP/1.1\\r\\n\\r\\nGET /b"\n', 'http.requests.get.path', 7, 'path'],
+  ])('refuse a line break in %s of a request template (request splitting), at its line', async (_, yaml, path, line, where) => {
+    const issues = await issuesOf(parseProfileText(profile(yaml), inline));
+
+    expect(issues).toEqual([
+      expect.objectContaining({ file: inline, path, line, message: expect.stringContaining(`no CR, LF or NUL in ${where}`), hint: expect.stringMatching(/request splitting/) }),
+    ]);
+  });
+
   it('are reported together with schema issues', async () => {
     const yaml = 'seed: -1\nduration: 5s\nmultipliers:\n  - { at: 10s, until: 5s, factor: lots }\n';
     const issues = await issuesOf(parseProfileText(profile(yaml), inline));

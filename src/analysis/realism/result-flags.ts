@@ -187,13 +187,14 @@ export const fastErrors: FlagRule = ({ result }) => {
 /**
  * The generator sent well under the asked rate: below ACHIEVED_FRACTION of it and by more than
  * Poisson noise could explain (4 standard deviations of the expected count), so a short step at a
- * low rate is not mistaken for a saturated generator.
+ * low rate is not mistaken for a saturated generator. A request the target refused before it
+ * reached the wire (notSent) was issued on time: the target's failure, not the generator's.
  */
 export function fellShort(result: RunResult): boolean {
   const expected = result.requests.expected;
   if (result.interrupted || expected <= 0) return false;
-  const deficit = expected - result.requests.sent;
-  return result.requests.sent < ACHIEVED_FRACTION * expected && deficit > 4 * Math.sqrt(expected);
+  const issued = result.requests.sent + (result.requests.notSent ?? 0);
+  return issued < ACHIEVED_FRACTION * expected && expected - issued > 4 * Math.sqrt(expected);
 }
 
 export const RESULT_RULES: FlagRule[] = [coordinatedOmission, generatorBottleneck, tooFewSamples, hitRatio, fastErrors];

@@ -4,9 +4,11 @@ import { ResponseParser, type ResponseSink } from './response-parser.ts';
 
 /** What a connection reports to its pool. */
 export interface ConnectionOwner {
+  /** Slot's request, written while the socket was still connecting, went out now that it is connected. */
+  wired(connection: HttpConnection, slot: number): void;
   /** The response to the oldest request on `connection` arrived. */
   responded(connection: HttpConnection, slot: number, status: number): void;
-  /** Every request still on the connection failed with the socket (errno code or "closed"). */
+  /** A request on the connection failed: errno code, "closed", "timeout", "protocol" or "too_large". */
   failed(connection: HttpConnection, slot: number, cause: string): void;
   /** The connection can take more requests (a response arrived, or it closed and may reconnect). */
   freed(connection: HttpConnection): void;
@@ -15,7 +17,13 @@ export interface ConnectionOwner {
 /**
  * One keep-alive HTTP/1.1 connection with up to `depth` pipelined requests. Requests are answered
  * in order, so the in-flight slots are a FIFO ring; a timeout or socket error fails every request on
- * it, because a pipelined HTTP/1.1 connection cannot skip one response.
+ * it, because a pipelined HTTP/1.1 connection cannot skip one response. A protocol error (see
+ * ResponseParser) fails the oldest request with it, closes the connection and fails the rest as
+ * `closed`: after it, no response can be paired with a request.
+ *
+ * A request written while the socket is still connecting waits in Node's buffer; it reaches the
+ * wire, and counts as sent, only when the socket connects (`wired`). If the dial fails it was never
+ * sent.
  */
 export class HttpConnection implements ResponseSink {
   private socket: Socket | undefined;
@@ -24,10 +32,14 @@ export class HttpConnection implements ResponseSink {
   count = 0;
   /** Sockets opened over the run (reconnects included). */
   connects = 0;
+  /** Connections closed because the server broke the protocol. */
+  protocolErrors = 0;
   connected = false;
   /** The server said Connection: close; no new requests until it has closed. */
   private closing = false;
   private readonly parser = new ResponseParser(this);
+  /** A response was read from the current chunk of bytes: its pipeline room is handed on after the chunk. */
+  private answeredInRead = false;
   private corked = false;
 
   constructor(
@@ -49,8 +61,15 @@ export class HttpConnection implements ResponseSink {
     return this.count > 0 ? this.ring[this.head]! : -1;
   }
 
-  /** Writes a request; the caller checked `hasRoom`. Writes within one tick are coalesced by cork. */
-  write(slot: number, bytes: string | Buffer): void {
+  get awaitingResponse(): boolean {
+    return this.count > 0;
+  }
+
+  /**
+   * Writes a request; the caller checked `hasRoom`. Writes within one tick are coalesced by cork.
+   * True when the socket is connected, so the bytes go out now; false when they wait for the dial.
+   */
+  write(slot: number, bytes: string | Buffer): boolean {
     const socket = this.socket ?? this.open();
     if (this.count === 0) this.parser.expectNoBody = this.isHead(slot);
     this.ring[(this.head + this.count) % this.depth] = slot;
@@ -61,6 +80,7 @@ export class HttpConnection implements ResponseSink {
       nextTick(uncork, this);
     }
     socket.write(bytes);
+    return this.connected;
   }
 
   /** Dials now (before the run's clock starts); resolves when connected or failed, never rejects. */
@@ -82,10 +102,7 @@ export class HttpConnection implements ResponseSink {
 
   /** Fails every request on it with `cause` and drops the socket; the next write reconnects. */
   abort(cause: string): void {
-    const socket = this.socket;
-    this.detach();
-    socket?.destroy();
-    this.failAll(cause);
+    this.abortBlaming(cause, cause);
   }
 
   onResponse(status: number, closeAfter: boolean): void {
@@ -95,11 +112,31 @@ export class HttpConnection implements ResponseSink {
     if (this.count > 0) this.parser.expectNoBody = this.isHead(this.ring[this.head]!);
     if (closeAfter) this.closing = true;
     this.owner.responded(this, slot, status);
-    if (!this.closing) this.owner.freed(this);
+    this.answeredInRead = true;
   }
 
-  onProtocolError(message: string): void {
-    this.abort(`protocol: ${message}`);
+  /** `_message` says what was wrong; the outcome reason is the same for every kind of breach. */
+  onProtocolError(_message: string): void {
+    this.protocolErrors++;
+    this.abortBlaming('protocol', 'closed');
+  }
+
+  onTooLarge(): void {
+    this.abortBlaming('too_large', 'closed');
+  }
+
+  /** Drops the socket; the oldest request fails with `cause`, the others with `others`. */
+  private abortBlaming(cause: string, others: string): void {
+    const socket = this.socket;
+    this.detach();
+    socket?.destroy();
+    if (this.count > 0) {
+      const slot = this.ring[this.head]!;
+      this.head = (this.head + 1) % this.depth;
+      this.count--;
+      this.owner.failed(this, slot, cause);
+    }
+    this.failAll(others);
   }
 
   private open(): Socket {
@@ -109,10 +146,17 @@ export class HttpConnection implements ResponseSink {
     this.parser.reset();
     this.closing = false;
     socket.on('connect', () => {
-      if (this.socket === socket) this.connected = true;
+      if (this.socket !== socket) return;
+      this.connected = true;
+      for (let i = 0; i < this.count; i++) this.owner.wired(this, this.ring[(this.head + i) % this.depth]!);
     });
     socket.on('data', (data: Buffer) => {
-      if (this.socket === socket) this.parser.feed(data);
+      if (this.socket !== socket) return;
+      this.answeredInRead = false;
+      this.parser.feed(data);
+      // Waiting requests go out once the bytes that arrived are read: bytes read together cannot
+      // answer a request written after them, and must not be charged to one.
+      if (this.answeredInRead && this.socket === socket && !this.closing) this.owner.freed(this);
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (this.socket !== socket) return;

@@ -43,9 +43,10 @@ const HTTP_GAUGES = {
   waitingForConnection: defineGauge('waitingForConnection', 'count', 'queues', 'due requests waiting for a free connection slot'),
 } as const;
 
-/** Socket error codes as outcome reasons; anything else is `socket_error`. */
+/** Connection failure causes as outcome reasons; anything else is `socket_error`. */
 const CAUSES: Readonly<Record<string, string>> = {
   ...SOCKET_CAUSES,
+  too_large: 'response_too_large',
   ETIMEDOUT: 'timeout',
   EADDRNOTAVAIL: 'dial_error',
   EADDRINUSE: 'dial_error',
@@ -93,7 +94,8 @@ class HttpTransport implements Transport, ConnectionOwner {
     this.timeoutUs = settings.timeout;
     const isHead = (slot: number) => this.slotKindIsHead[slot] === 1;
     this.connections = Array.from({ length: settings.connections }, () => new HttpConnection(host, port, settings.pipelining, this, isHead));
-    this.reasonByStatusClass = [0, recorder.reason('status_1xx'), 0, 0, recorder.reason('status_4xx'), recorder.reason('status_5xx')];
+    // Indexed by status / 100 (the parser passes only 200–599: 1xx are interim or a protocol error).
+    this.reasonByStatusClass = [0, 0, 0, 0, recorder.reason('status_4xx'), recorder.reason('status_5xx')];
     for (const cause of new Set(Object.values(CAUSES))) this.reasonByCause.set(cause, recorder.reason(cause));
   }
 
@@ -115,14 +117,17 @@ class HttpTransport implements Transport, ConnectionOwner {
     const bytes = template.serialize(request);
     const connection = this.connectionWithRoom();
     if (connection) {
-      this.run.markSent(slot, this.run.nowUs());
-      connection.write(slot, bytes);
+      if (connection.write(slot, bytes)) this.run.markSent(slot, this.run.nowUs());
     } else {
       this.payload[slot] = bytes;
       this.backlog[(this.backlogHead + this.backlogCount) % this.backlog.length] = slot;
       this.backlogCount++;
       this.connectionWaits++;
     }
+  }
+
+  wired(_connection: HttpConnection, slot: number): void {
+    this.run.markSent(slot, this.run.nowUs());
   }
 
   responded(_connection: HttpConnection, slot: number, status: number): void {
@@ -132,7 +137,7 @@ class HttpTransport implements Transport, ConnectionOwner {
   }
 
   failed(_connection: HttpConnection, slot: number, cause: string): void {
-    const name = CAUSES[cause] ?? (cause.startsWith('protocol') ? 'protocol_error' : 'socket_error');
+    const name = CAUSES[cause] ?? 'socket_error';
     let reason = this.reasonByCause.get(name);
     if (reason === undefined) {
       reason = this.run.recorder.reason(name);
@@ -149,15 +154,14 @@ class HttpTransport implements Transport, ConnectionOwner {
       this.backlogCount--;
       const bytes = this.payload[slot]!;
       this.payload[slot] = undefined;
-      this.run.markSent(slot, this.run.nowUs());
-      connection.write(slot, bytes);
+      if (connection.write(slot, bytes)) this.run.markSent(slot, this.run.nowUs());
     }
   }
 
   tick(nowUs: number): void {
     for (const c of this.connections) {
       const oldest = c.oldest;
-      if (oldest >= 0 && nowUs - this.run.sentAtUs[oldest]! > this.timeoutUs) c.abort('timeout');
+      if (oldest >= 0 && nowUs - this.run.waitingSinceUs(oldest) > this.timeoutUs) c.abort('timeout');
     }
     // A backlog with every connection closed (all failed at once) restarts here.
     if (this.backlogCount > 0) for (const c of this.connections) this.freed(c);
@@ -204,6 +208,7 @@ class HttpTransport implements Transport, ConnectionOwner {
       connections: this.connections.length,
       pipelining: this.connections[0]?.depth ?? 0,
       connects: this.connections.reduce((a, c) => a + c.connects, 0),
+      protocolErrors: this.connections.reduce((a, c) => a + c.protocolErrors, 0),
       statusCodes: Object.fromEntries([...this.statusCounts].sort((a, b) => a[0] - b[0])),
     };
   }

@@ -2,11 +2,27 @@
  * An incremental HTTP/1.1 response parser for pipelined keep-alive connections: it finds where
  * each response ends (Content-Length, chunked, or close) and reads the status code, nothing more.
  * Bodies are skipped, never copied; the only buffer is a fixed one for the status line and headers.
+ *
+ * It is strict about what it counts: only a whole response with a valid status line
+ * (`HTTP/1.x SSS`, SSS in 100–599) is a response. Anything else — bytes that are not HTTP, bytes
+ * when no request awaits an answer (an extra response, a server that speaks first), a bad length —
+ * is a protocol error: the connection cannot be trusted to pair responses with requests after it.
  */
 
 const HEAD_LIMIT = 16 * 1024;
+/**
+ * Largest response body read. A load test measures a service, not a bulk transfer: a bigger body
+ * (Content-Length over it, or chunks or a read-until-close body adding up past it) fails its
+ * request as `response_too_large` and closes the connection, so a runaway or endless body cannot
+ * hold a connection for the rest of a run. A body that is merely slow (a trickle) ends at the
+ * request timeout instead.
+ */
+export const MAX_RESPONSE_BODY_BYTES = 32 * 1024 * 1024;
 const CR = 13;
 const LF = 10;
+/** "HTTP/1.x SSS" and the byte after it: enough to judge the status line. */
+const STATUS_LINE_BYTES = 13;
+const HTTP_1_PREFIX = bytes('HTTP/1.');
 
 const enum State {
   Head,
@@ -22,10 +38,14 @@ const enum State {
 }
 
 export interface ResponseSink {
+  /** True while a request waits for its response; a response starting otherwise is a protocol error. */
+  readonly awaitingResponse: boolean;
   /** A whole response was read. */
   onResponse(status: number, closeAfter: boolean): void;
-  /** The bytes are not an HTTP/1.1 response. */
+  /** The bytes are not a valid HTTP/1.1 response to an outstanding request. */
   onProtocolError(message: string): void;
+  /** The response's body is over MAX_RESPONSE_BODY_BYTES. */
+  onTooLarge(): void;
 }
 
 const NAME_CONTENT_LENGTH = bytes('content-length');
@@ -39,6 +59,8 @@ export class ResponseParser {
   private remaining = 0;
   private chunkSize = 0;
   private trailerLineLength = 0;
+  /** Body bytes of the current response so far (chunked or until close; a Content-Length is checked at once). */
+  private bodyBytes = 0;
   private status = 0;
   private closeAfter = false;
   /** Set per response by the connection: a HEAD request's response has no body. */
@@ -70,13 +92,15 @@ export class ResponseParser {
     while (i < n) {
       switch (this.state) {
         case State.Head: {
-          // Copy until the blank line that ends the headers.
+          if (this.headLength === 0 && !this.sink.awaitingResponse) return this.sink.onProtocolError('bytes with no request outstanding');
+          // Copy until the blank line that ends the headers, judging the status line on the way.
           const head = this.head;
           while (i < n) {
             if (this.headLength === HEAD_LIMIT) return this.sink.onProtocolError('response headers over 16 KiB');
             const b = data[i++]!;
             head[this.headLength++] = b;
             const l = this.headLength;
+            if (l <= STATUS_LINE_BYTES && !this.statusLineSoFarValid(l)) return this.sink.onProtocolError('invalid status line');
             if (b === LF && l >= 4 && head[l - 2] === CR && head[l - 3] === LF && head[l - 4] === CR) {
               if (!this.parseHead()) return;
               break;
@@ -94,8 +118,10 @@ export class ResponseParser {
         case State.ChunkSize: {
           const b = data[i++]!;
           const digit = hexDigit(b);
-          if (digit >= 0) this.chunkSize = this.chunkSize * 16 + digit;
-          else if (b === CR) this.state = State.ChunkSizeLf;
+          if (digit >= 0) {
+            this.chunkSize = this.chunkSize * 16 + digit;
+            if (this.bodyBytes + this.chunkSize > MAX_RESPONSE_BODY_BYTES) return this.sink.onTooLarge();
+          } else if (b === CR) this.state = State.ChunkSizeLf;
           else if (b === 59 /* ; */ || b === 32 || b === 9) this.state = State.ChunkExt;
           else return this.sink.onProtocolError('bad chunk size');
           break;
@@ -109,6 +135,7 @@ export class ResponseParser {
             this.state = State.Trailer;
             this.trailerLineLength = 0;
           } else {
+            this.bodyBytes += this.chunkSize;
             this.remaining = this.chunkSize;
             this.state = State.ChunkData;
           }
@@ -132,6 +159,7 @@ export class ResponseParser {
         case State.Trailer: {
           // Trailer lines until an empty line; only the empty line's CRLF matters.
           const b = data[i++]!;
+          if (++this.bodyBytes > MAX_RESPONSE_BODY_BYTES) return this.sink.onTooLarge();
           if (b === LF) {
             if (this.trailerLineLength === 0) this.done();
             else this.trailerLineLength = 0;
@@ -139,7 +167,9 @@ export class ResponseParser {
           break;
         }
         case State.UntilClose:
+          this.bodyBytes += n - i;
           i = n;
+          if (this.bodyBytes > MAX_RESPONSE_BODY_BYTES) return this.sink.onTooLarge();
           break;
       }
     }
@@ -151,16 +181,45 @@ export class ResponseParser {
     this.sink.onResponse(this.status, this.closeAfter);
   }
 
+  /**
+   * Byte `l` (1-based) of the status line is valid so far: "HTTP/1." then a digit, a space, three
+   * digits and a space or CR; at the last of them the status must be 100–599.
+   */
+  private statusLineSoFarValid(l: number): boolean {
+    const b = this.head[l - 1]!;
+    if (l <= 7) return b === HTTP_1_PREFIX[l - 1];
+    if (l === 9) return b === 32;
+    if (l < STATUS_LINE_BYTES) return b >= 48 && b <= 57;
+    if (b !== 32 && b !== CR) return false;
+    const s = this.statusCode();
+    return s >= 100 && s <= 599;
+  }
+
+  private statusCode(): number {
+    const h = this.head;
+    return (h[9]! - 48) * 100 + (h[10]! - 48) * 10 + (h[11]! - 48);
+  }
+
   /** Reads the status and the three headers that frame the body; false after a protocol error. */
   private parseHead(): boolean {
     const h = this.head;
     const end = this.headLength;
-    // "HTTP/1.x SSS"
-    if (end < 12 || h[0] !== 72 /* H */ || h[4] !== 47 /* / */) {
-      this.sink.onProtocolError('not an HTTP response');
+    // The status line was judged byte by byte; a head ending before it was whole is no response.
+    if (end < STATUS_LINE_BYTES) {
+      this.sink.onProtocolError('invalid status line');
       return false;
     }
-    this.status = (h[9]! - 48) * 100 + (h[10]! - 48) * 10 + (h[11]! - 48);
+    const s = this.statusCode();
+    this.status = s;
+    if (s === 101) {
+      this.sink.onProtocolError('switching protocols, never asked for');
+      return false;
+    }
+    if (s < 200) {
+      // An interim response (100 Continue, 103 Early Hints): the final one for the request follows.
+      this.headLength = 0;
+      return true;
+    }
     const http10 = h[7] === 48; // "HTTP/1.0"
     let contentLength = -1;
     let chunked = false;
@@ -173,8 +232,11 @@ export class ResponseParser {
         let v = colon + 1;
         while (v < eol && (h[v] === 32 || h[v] === 9)) v++;
         if (nameIs(h, line, colon, NAME_CONTENT_LENGTH)) {
-          contentLength = 0;
-          for (let j = v; j < eol && h[j]! >= 48 && h[j]! <= 57; j++) contentLength = contentLength * 10 + (h[j]! - 48);
+          contentLength = parseLength(h, v, eol);
+          if (contentLength === -1) {
+            this.sink.onProtocolError('invalid Content-Length');
+            return false;
+          }
         } else if (nameIs(h, line, colon, NAME_TRANSFER_ENCODING)) {
           chunked = endsWithChunked(h, v, eol);
         } else if (nameIs(h, line, colon, NAME_CONNECTION)) {
@@ -185,11 +247,14 @@ export class ResponseParser {
       }
       line = eol + 2;
     }
-    const s = this.status;
-    if (this.expectNoBody || (s >= 100 && s < 200) || s === 204 || s === 304) this.done();
+    this.bodyBytes = 0;
+    if (this.expectNoBody || s === 204 || s === 304) this.done();
     else if (chunked) {
       this.chunkSize = 0;
       this.state = State.ChunkSize;
+    } else if (contentLength > MAX_RESPONSE_BODY_BYTES) {
+      this.sink.onTooLarge();
+      return false;
     } else if (contentLength >= 0) {
       this.remaining = contentLength;
       if (contentLength === 0) this.done();
@@ -197,6 +262,21 @@ export class ResponseParser {
     } else this.state = State.UntilClose;
     return true;
   }
+}
+
+/** A Content-Length value: digits, then optional whitespace; −1 when it is not one (or absurdly long). */
+function parseLength(h: Buffer, start: number, end: number): number {
+  let e = end;
+  while (e > start && (h[e - 1] === 32 || h[e - 1] === 9)) e--;
+  // 15 digits stay exact in a double and are far past any body this parser reads.
+  if (e === start || e - start > 15) return -1;
+  let length = 0;
+  for (let j = start; j < e; j++) {
+    const b = h[j]!;
+    if (b < 48 || b > 57) return -1;
+    length = length * 10 + (b - 48);
+  }
+  return length;
 }
 
 function bytes(text: string): Uint8Array {

@@ -26,23 +26,38 @@ export const STATUS_NOT_FOUND = 0x0001;
 
 const HEADER = 24;
 const WRITE_CHUNK = 64 * 1024;
+const RESPONSE_MAGIC = 0x81;
+/** A response body longer than memcached's largest item (-I 1024m) is no memcached frame. */
+const MAX_FRAME_BODY = 1024 * 1024 * 1024;
 
 export interface MemcachedOwner {
+  /** Some of `token`'s bytes reached a connected socket (called once per operation; the owner keeps the first). */
+  wired(token: number): void;
   /** A terminal response for `token` (get/set/delete, or the noop closing a multi-get). */
   answered(token: number, opcode: number, status: number): void;
   /** A getkq hit for `token` (comes before its noop). */
   quietHit(token: number): void;
-  /** Every outstanding operation on the connection failed with the socket (errno code, "closed", "timeout"). */
+  /** An outstanding operation failed: errno code, "closed", "timeout" or "protocol". */
   failed(token: number, cause: string): void;
 }
 
+/**
+ * One pipelined connection. Every response frame is checked against the request it answers —
+ * magic, data type, lengths, opcode and opaque (the token) — and a frame that does not fit, or
+ * bytes when nothing is awaited, is a protocol error: the oldest operation fails with it, the
+ * connection closes and the others fail as `closed`. Operations written while the socket connects
+ * wait in Node's buffer and count as sent only once it is connected.
+ */
 export class BinaryConnection {
   private socket: Socket | undefined;
-  /** Terminal responses awaited, in order: tokens (the caller's ids) in a growable ring. */
+  /** Terminal responses awaited, in order: tokens (the caller's ids) and their opcodes in growable rings. */
   private ring = new Int32Array(1024);
+  private opcodes = new Uint8Array(1024);
   private head = 0;
   count = 0;
   connects = 0;
+  /** Connections closed because the server broke the protocol. */
+  protocolErrors = 0;
   connected = false;
   private out: Buffer = Buffer.allocUnsafe(WRITE_CHUNK);
   private used = 0;
@@ -102,6 +117,21 @@ export class BinaryConnection {
     this.failAll(cause);
   }
 
+  /** The server broke the protocol: the oldest operation fails with it, the rest as closed. */
+  private protocolError(): void {
+    this.protocolErrors++;
+    const socket = this.socket;
+    this.detach();
+    socket?.destroy();
+    if (this.count > 0) {
+      const token = this.ring[this.head]!;
+      this.head = (this.head + 1) % this.ring.length;
+      this.count--;
+      this.owner.failed(token, 'protocol');
+    }
+    this.failAll('closed');
+  }
+
   close(): void {
     this.socket?.destroy();
     this.detach();
@@ -131,21 +161,29 @@ export class BinaryConnection {
     }
     if (slab !== undefined && valueBytes > 0) slab.copy(out, at + HEADER + extras + keyLength, 0, valueBytes);
     this.used = at + HEADER + body;
-    if (awaited) this.await(token);
+    if (awaited) this.await(token, opcode);
+    if (this.connected) this.owner.wired(token);
     if (!this.flushQueued) {
       this.flushQueued = true;
       nextTick(flush, this);
     }
   }
 
-  private await(token: number): void {
+  private await(token: number, opcode: number): void {
     if (this.count === this.ring.length) {
       const grown = new Int32Array(this.ring.length * 2);
-      for (let i = 0; i < this.count; i++) grown[i] = this.ring[(this.head + i) % this.ring.length]!;
+      const grownOpcodes = new Uint8Array(this.ring.length * 2);
+      for (let i = 0; i < this.count; i++) {
+        grown[i] = this.ring[(this.head + i) % this.ring.length]!;
+        grownOpcodes[i] = this.opcodes[(this.head + i) % this.ring.length]!;
+      }
       this.ring = grown;
+      this.opcodes = grownOpcodes;
       this.head = 0;
     }
-    this.ring[(this.head + this.count) % this.ring.length] = token;
+    const at = (this.head + this.count) % this.ring.length;
+    this.ring[at] = token;
+    this.opcodes[at] = opcode;
     this.count++;
   }
 
@@ -173,7 +211,9 @@ export class BinaryConnection {
     this.headerUsed = 0;
     this.skip = 0;
     socket.on('connect', () => {
-      if (this.socket === socket) this.connected = true;
+      if (this.socket !== socket) return;
+      this.connected = true;
+      for (let i = 0; i < this.count; i++) this.owner.wired(this.ring[(this.head + i) % this.ring.length]!);
     });
     socket.on('data', (data: Buffer) => {
       if (this.socket === socket) this.read(data);
@@ -202,22 +242,27 @@ export class BinaryConnection {
         this.skip -= take;
         continue;
       }
+      // A frame starting when nothing is awaited: an extra response, or a server speaking first.
+      if (this.headerUsed === 0 && this.count === 0) return this.protocolError();
       const take = Math.min(HEADER - this.headerUsed, n - i);
       data.copy(h, this.headerUsed, i, i + take);
       this.headerUsed += take;
       i += take;
       if (this.headerUsed < HEADER) return;
       this.headerUsed = 0;
-      if (h[0] !== 0x81) return this.abort('protocol');
-      this.skip = h.readUInt32BE(8);
+      const body = h.readUInt32BE(8);
       const opcode = h[1]!;
-      const status = h.readUInt16BE(6);
       const token = h.readInt32BE(12);
-      if (opcode === OP_GETKQ) {
+      const expected = this.ring[this.head]!;
+      if (!frameFits(h, body) || token !== expected) return this.protocolError();
+      this.skip = body;
+      const status = h.readUInt16BE(6);
+      // A quiet get answers (on a hit) before the noop awaited for the same token.
+      if (opcode === OP_GETKQ && this.opcodes[this.head] === OP_NOOP) {
         if (status === STATUS_OK) this.owner.quietHit(token);
         continue;
       }
-      if (this.count === 0) return this.abort('protocol');
+      if (opcode !== this.opcodes[this.head]) return this.protocolError();
       this.head = (this.head + 1) % this.ring.length;
       this.count--;
       this.owner.answered(token, opcode, status);
@@ -240,6 +285,11 @@ export class BinaryConnection {
     }
     this.head = 0;
   }
+}
+
+/** Magic, data type and lengths of a response header are those of a memcached binary response. */
+function frameFits(h: Buffer, body: number): boolean {
+  return h[0] === RESPONSE_MAGIC && h[5] === 0 && body <= MAX_FRAME_BODY && h.readUInt16BE(2) + h[4]! <= body;
 }
 
 function flush(connection: BinaryConnection): void {

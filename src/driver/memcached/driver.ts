@@ -27,12 +27,6 @@ async function runMemcached(context: RunContext, servers: ServerAddress[], optio
   return run.execute(new MemcachedTransport(run, settings, servers), context.signal);
 }
 
-/** Socket error codes as outcome reasons; anything else is `socket_error`. */
-const CAUSES: Readonly<Record<string, string>> = {
-  ...SOCKET_CAUSES,
-  protocol: 'protocol_error',
-};
-
 class MemcachedTransport implements Transport, MemcachedOwner {
   private readonly sharding: Sharding;
   /** connections[shard * perShard + i] */
@@ -81,7 +75,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     this.keysByShard = new Float64Array(servers.length);
     this.lastKeysByShard = new Float64Array(servers.length);
     this.timeoutUs = settings.timeout;
-    for (const name of new Set(Object.values(CAUSES))) this.reasons.set(name, run.recorder.reason(name));
+    for (const name of new Set(Object.values(SOCKET_CAUSES))) this.reasons.set(name, run.recorder.reason(name));
     this.reasons.set('server_error', run.recorder.reason('server_error'));
   }
 
@@ -98,7 +92,6 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     this.hitsSoFar[slot] = 0;
     this.failure[slot] = 0;
     this.keysAsked[slot] = op === OPERATION.get ? request.batchSize : 0;
-    this.run.markSent(slot, this.run.nowUs());
     if (op !== OPERATION.get || request.batchSize === 1) {
       const keyId = request.keys[0] ?? 0;
       const shard = this.sharding.shardOf(keyId);
@@ -131,6 +124,11 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     if (parts === 0) this.run.complete(slot, 0, this.run.nowUs());
   }
 
+  /** A request counts as sent when its first part reaches a connected socket. */
+  wired(token: number): void {
+    if (this.run.sentAtUs[token]! < 0) this.run.markSent(token, this.run.nowUs());
+  }
+
   quietHit(token: number): void {
     this.hitsSoFar[token]!++;
   }
@@ -148,7 +146,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   }
 
   failed(token: number, cause: string): void {
-    if (this.failure[token] === 0) this.failure[token] = this.reasonFor(CAUSES[cause] ?? 'socket_error');
+    if (this.failure[token] === 0) this.failure[token] = this.reasonFor(SOCKET_CAUSES[cause] ?? 'socket_error');
     this.partDone(token);
   }
 
@@ -188,7 +186,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   tick(nowUs: number): void {
     for (const c of this.connections) {
       const oldest = c.oldest;
-      if (oldest >= 0 && nowUs - this.run.sentAtUs[oldest]! > this.timeoutUs) c.abort('timeout');
+      if (oldest >= 0 && nowUs - this.run.waitingSinceUs(oldest) > this.timeoutUs) c.abort('timeout');
     }
   }
 
@@ -239,6 +237,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
       shards: conns.map((c, s) => ({ server: `${c.host}:${c.port}`, keys: this.keysByShard[s]!, share: shares[s]! })),
       shardSkew: total > 0 ? maxShare * shares.length : 0,
       connects: this.connections.reduce((a, c) => a + c.connects, 0),
+      protocolErrors: this.connections.reduce((a, c) => a + c.protocolErrors, 0),
       serverErrors: Object.fromEntries([...this.serverErrors].map(([status, n]) => [`0x${status.toString(16).padStart(4, '0')}`, n])),
     };
   }

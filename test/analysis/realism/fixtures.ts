@@ -94,7 +94,7 @@ export function resultWith(changes: Partial<RunResult> = {}): RunResult {
     durationMs: 60_000,
     warmupMs: 10_000,
     interrupted: false,
-    requests: { expected: 60_000, scheduled: 60_000, sent: 60_000, ok: 59_990, failed: 10, dropped: 0, inFlightAtEnd: 0, warmup: 10_000 },
+    requests: { expected: 60_000, scheduled: 60_000, sent: 60_000, notSent: 0, ok: 59_990, failed: 10, dropped: 0, inFlightAtEnd: 0, warmup: 10_000 },
     errors: { timeout: 10 },
     rate: { askedRps: 1000, achievedRps: 1000 },
     latencyUs: latency(2000, 20_000),
