@@ -61,7 +61,7 @@ export function documentData(source: YamlSource): { data: unknown } | { issue: P
         ...(alias ? positionAt(source, alias[0]) : { line: 1, column: 1 }),
         path: '',
         message: bomb ? `YAML aliases expand to too much data (more than ${MAX_ALIAS_COUNT} expansions)` : `YAML alias cannot be resolved: ${(error as Error).message}`,
-        hint: 'write the values out, or use fewer nested anchors (&name) and aliases (*name)',
+        hint: bomb ? 'write the values out, or use fewer nested anchors (&name) and aliases (*name)' : 'define the anchor (&name) before its alias (*name)',
       },
     };
   }
