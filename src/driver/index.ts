@@ -45,7 +45,7 @@ function lazyDriver(target: string, load: () => Promise<Driver>): Driver {
       try {
         return await (await load()).run(context);
       } catch (error) {
-        if (error instanceof RunStartError && !error.message.startsWith(target)) throw new RunStartError(`${target}: ${error.message}`);
+        if (error instanceof RunStartError && !error.message.includes(target)) throw new RunStartError(`${target}: ${error.message}`);
         throw error;
       }
     },
