@@ -27,3 +27,12 @@ export function profileOptions(yargs: Argv) {
 export function productionSampleOption<T>(yargs: Argv<T>) {
   return yargs.option('production-sample', { type: 'string', describe: 'CSV of production requests (key, batch, value, time) to derive production: from' });
 }
+
+/** `--allow-remote`, for the commands that send traffic or connect out: loopback only unless a host is named. */
+export function allowRemoteOption<T>(yargs: Argv<T>) {
+  return yargs.option('allow-remote', {
+    type: 'string',
+    array: true,
+    describe: 'HOST[,HOST]: allow traffic to these non-loopback hosts (also STAMPEDE_ALLOW_REMOTE)',
+  });
+}

@@ -4,9 +4,9 @@ export const ExitCode = {
   Ok: 0,
   /** The run finished and its SLO failed, or a realism flag made its verdict INVALID. */
   SloFailed: 1,
-  /** Bad profile, bad override, bad target, bad command line (an unknown option, a missing argument). */
+  /** Bad profile, bad override, bad target or a remote host not allowed, bad command line (an unknown option, a value out of range): before any traffic. */
   InvalidInput: 2,
-  /** The run could not start (a target or worker that cannot take the run, a port in use, …). */
+  /** The run could not start (no connection to any server of the target before the clock, a worker that died, a port in use, …). */
   CouldNotStart: 3,
   /** A bug in stampede (EX_SOFTWARE of sysexits.h): one line on stderr, the stack with STAMPEDE_DEBUG=1. */
   InternalError: 70,

@@ -1,21 +1,23 @@
 import { readFileSync } from 'node:fs';
+import { productionFromSample, withProduction } from '../analysis/realism/production-sample.ts';
 import { loadProfile } from '../profile/load.ts';
-import { ProfileError } from '../profile/issues.ts';
-import { parseTarget, TargetError } from '../profile/target.ts';
+import { canonicalHost, isLoopbackHost, parseTarget, TargetError, targetHosts } from '../profile/target.ts';
 import type { Profile } from '../profile/types.ts';
 import { parseDurationUs } from '../profile/units.ts';
-import { productionFromSample, withProduction } from '../analysis/realism/production-sample.ts';
+import type { CommandLineError } from './errors.ts';
+import { optionError } from './options.ts';
 
 /* Reading command-line values that yargs cannot check: durations, targets, a production sample. */
 
-export function commandLineError(option: string, message: string, hint: string): ProfileError {
-  return new ProfileError('<command line>', [{ file: '<command line>', line: 0, column: 0, path: option, message, hint }]);
+export function commandLineError(option: string, message: string, hint: string): CommandLineError {
+  return optionError(option, message, hint);
 }
 
 /** A duration option: "10s", "500ms", or a bare number of seconds (as in profiles). */
 export function durationOption(option: string, text: string, allowZero = false): number {
   const us = /^\d+(\.\d+)?$/.test(text.trim()) ? parseDurationUs(Number(text)) : parseDurationUs(text);
-  if (us === undefined || (us === 0 && !allowZero)) throw commandLineError(option, `expected a duration, got "${text}"`, `e.g. ${option} 10s`);
+  if (us === undefined || (us === 0 && !allowZero))
+    throw commandLineError(option, `expected a duration${allowZero ? '' : ' > 0'}, got ${JSON.stringify(text)}`, `e.g. ${option} 10s`);
   return us;
 }
 
@@ -28,6 +30,36 @@ export function targetOption(text: string | undefined): string | undefined {
     if (error instanceof TargetError) throw commandLineError('--target', error.message, 'e.g. --target http://127.0.0.1:8080 or --target memcached://127.0.0.1:11211');
     throw error;
   }
+}
+
+/**
+ * Traffic goes to loopback unless the user names the remote host: a typo in a target or a profile
+ * borrowed from a colleague must not load someone else's server. Returns the remote hosts that were
+ * allowed (to be announced before the first request). @throws CommandLineError naming the host
+ */
+export function guardTarget(target: string, allowed: readonly string[], from: string): string[] {
+  const allowedHosts = new Set(allowed.map(canonicalHost));
+  const remote = targetHosts(parseTarget(target)).filter((host) => !isLoopbackHost(host));
+  const refused = remote.filter((host) => !allowedHosts.has(canonicalHost(host)));
+  if (refused.length > 0) {
+    const hosts = refused.join(',');
+    throw commandLineError(
+      from,
+      `${hosts} is not a loopback host; stampede sends traffic only to 127.0.0.0/8, ::1 and localhost unless told otherwise`,
+      `to load it on purpose: --allow-remote ${hosts}, or STAMPEDE_ALLOW_REMOTE=${hosts}`,
+    );
+  }
+  return remote;
+}
+
+/** Where a run's traffic goes and who chose it: `--target`, else the profile's `target:`. */
+export function effectiveTarget(option: string | undefined, profile: Profile): { target: string; from: string } {
+  return option === undefined ? { target: profile.target, from: `${profile.source.file}: target` } : { target: option, from: '--target' };
+}
+
+/** The line printed before the first request to a remote host. */
+export function remoteNotice(hosts: readonly string[]): string {
+  return `stampede: sending traffic to remote host${hosts.length === 1 ? '' : 's'} ${hosts.join(', ')} (allowed by --allow-remote / STAMPEDE_ALLOW_REMOTE)\n`;
 }
 
 /** The profile with its --set overrides and, when a sample is given, `production:` figures derived from it. */

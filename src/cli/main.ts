@@ -12,7 +12,11 @@ import { serve } from './commands/serve.ts';
 import { sweep } from './commands/sweep.ts';
 import { validate } from './commands/validate.ts';
 import { CommandLineError, exitCodeFor } from './errors.ts';
+import { checkOptionValues, type DeclaredOptions, describeParseFailure } from './options.ts';
 import { ExitCode } from './exit-codes.ts';
+
+/** Every command, for the messages about a command line that names none or a wrong one. */
+const COMMANDS: readonly { command: string }[] = [run, validate, lint, qualify, sweep, report, compare, history, serve, schema];
 
 /** Parses argv, runs one command, returns the exit code. Errors become codes in one place: errors.ts. */
 export async function main(argv: string[]): Promise<number> {
@@ -20,24 +24,24 @@ export async function main(argv: string[]): Promise<number> {
   const setExit = (code: number) => (exitCode = code);
   const cli = yargs(argv)
     .scriptName('stampede')
-    .command(adapt(run, setExit))
-    .command(adapt(validate, setExit))
-    .command(adapt(lint, setExit))
-    .command(adapt(qualify, setExit))
-    .command(adapt(sweep, setExit))
-    .command(adapt(report, setExit))
-    .command(adapt(compare, setExit))
-    .command(adapt(history, setExit))
-    .command(adapt(serve, setExit))
-    .command(adapt(schema, setExit))
+    .command(adapt(run, setExit, argv))
+    .command(adapt(validate, setExit, argv))
+    .command(adapt(lint, setExit, argv))
+    .command(adapt(qualify, setExit, argv))
+    .command(adapt(sweep, setExit, argv))
+    .command(adapt(report, setExit, argv))
+    .command(adapt(compare, setExit, argv))
+    .command(adapt(history, setExit, argv))
+    .command(adapt(serve, setExit, argv))
+    .command(adapt(schema, setExit, argv))
     .strict()
-    .demandCommand(1, 'name a command (see --help)')
+    .demandCommand(1, 'name a command')
     .help()
     .version(packageVersion())
     .exitProcess(false)
     // Thrown, not printed: a failed parse (an unknown option, a missing argument) must stop before the handler runs.
     .fail((message, error) => {
-      throw error ?? new CommandLineError(message);
+      throw error ?? new CommandLineError(describeParseFailure(message, argv, COMMANDS));
     });
   try {
     await cli.parseAsync();
@@ -47,12 +51,23 @@ export async function main(argv: string[]): Promise<number> {
   return exitCode;
 }
 
-function adapt<A>(command: StampedeCommand<A>, setExit: (code: number) => void): CommandModule<object, A> {
+function adapt<A>(command: StampedeCommand<A>, setExit: (code: number) => void, argv: readonly string[]): CommandModule<object, A> {
+  const positionals = new Set([...command.command.matchAll(/[<[]([\w-]+)[>\]]/g)].map((m) => m[1]!));
+  let declared: DeclaredOptions = { array: [], boolean: [] };
   return {
     command: command.command,
     describe: command.describe,
-    builder: (y: Argv) => command.builder(y),
-    handler: async (args) => void setExit(await command.run(args)),
+    builder: (y: Argv) => {
+      const built = command.builder(y);
+      // yargs keeps the declared options at run time (getOptions), though its types do not say so.
+      declared = (built as unknown as { getOptions(): DeclaredOptions }).getOptions();
+      return built;
+    },
+    handler: async (args) => {
+      const options = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([key]) => !positionals.has(key)));
+      checkOptionValues(options, declared, argv);
+      setExit(await command.run(args));
+    },
   };
 }
 

@@ -34,7 +34,20 @@ function workerDriver(target: string, workers: number): Driver {
   return lazyDriver(target, async () => (await import('./workers.ts')).createWorkerDriver(target, workers));
 }
 
-/** The real drivers load on first use, so a model run does not load socket code it never uses. */
+/**
+ * The real drivers load on first use, so a model run does not load socket code it never uses. A run
+ * that could not start names its target.
+ */
 function lazyDriver(target: string, load: () => Promise<Driver>): Driver {
-  return { target, run: async (context) => (await load()).run(context) };
+  return {
+    target,
+    run: async (context) => {
+      try {
+        return await (await load()).run(context);
+      } catch (error) {
+        if (error instanceof RunStartError && !error.message.includes(target)) throw new RunStartError(`${target}: ${error.message}`);
+        throw error;
+      }
+    },
+  };
 }

@@ -5,6 +5,7 @@ import { encodeIntoCompressedBase64 } from '../recorder/histograms.ts';
 import type { Recorder } from '../recorder/types.ts';
 import { emptyRequest, type Schedule, type ScheduledRequest } from '../schedule/types.ts';
 import { realClock, type Clock, type ClockTimer } from './clock.ts';
+import { RunStartError } from './errors.ts';
 import type { RunContext } from './types.ts';
 
 /**
@@ -14,10 +15,19 @@ import type { RunContext } from './types.ts';
 /** Longest a run waits for its connections before the clock starts; dials still pending then carry on. */
 const PREPARE_LIMIT_MS = 2000;
 
-/** Resolves when every connection is up, or after PREPARE_LIMIT_MS, whichever comes first. */
-export function dialBeforeStart(connections: readonly { preconnect(): Promise<unknown> }[]): Promise<void> {
-  const dialed = Promise.all(connections.map((c) => c.preconnect())).then(() => undefined);
-  return Promise.race([dialed, new Promise<void>((resolve) => setTimeout(resolve, PREPARE_LIMIT_MS).unref())]);
+/**
+ * Resolves when every connection is up, or after PREPARE_LIMIT_MS, whichever comes first. A target
+ * none of whose connections could be made (every dial refused or failed, on every server) cannot
+ * take the run at all: that rejects with RunStartError, before the clock starts (exit 3). A dial
+ * still pending at the limit, or a target that fails later, is a result to record instead.
+ */
+export async function dialBeforeStart(connections: readonly { preconnect(): Promise<unknown>; readonly connected: boolean }[]): Promise<void> {
+  let settled = false;
+  const dialed = Promise.all(connections.map((c) => c.preconnect())).then(() => (settled = true));
+  await Promise.race([dialed, new Promise<void>((resolve) => setTimeout(resolve, PREPARE_LIMIT_MS).unref())]);
+  if (settled && connections.length > 0 && connections.every((c) => !c.connected)) {
+    throw new RunStartError('no connection could be made to any server before the run (refused or unreachable)');
+  }
 }
 
 /** Connection failures every real driver reports with the same reason names. */

@@ -60,6 +60,7 @@ export function checkProfile(data: unknown): PathIssue[] {
     ...checkPhases(list(profile.phases), ['phases']),
     ...clients.flatMap((client, i) => checkPhases(list(record(client)?.phases), ['clients', i, 'phases'])),
     ...checkTotalDuration(profile),
+    ...checkPositiveDurations(profile, clients),
     ...checkMultipliers(list(profile.multipliers)),
     ...checkKeys(record(profile.keys)),
     ...checkProduction(record(profile.production)),
@@ -163,6 +164,29 @@ function checkPhases(phases: readonly unknown[], prefix: PathSegment[]): PathIss
       },
     ];
   });
+}
+
+/**
+ * Durations that divide or bound something must be > 0: a phase or a measured duration of 0 has no
+ * rate to report, a timeout of 0 fails every request before it can be answered.
+ */
+function checkPositiveDurations(profile: Raw, clients: readonly unknown[]): PathIssue[] {
+  const zero = (path: PathSegment[], hint: string): PathIssue => ({ path, message: 'expected a duration > 0, got 0', hint });
+  const phases = (owner: unknown[], prefix: PathSegment[]): PathIssue[] =>
+    owner.flatMap((item, i) => {
+      const phase = record(item);
+      if (!phase || phaseDurationUs(phase) !== 0) return [];
+      const at = phase.type === 'spike' && phase.duration === undefined ? [...prefix, i] : [...prefix, i, 'duration'];
+      return [zero(at, 'give the phase a length, e.g. 30s, or remove it')];
+    });
+  return [
+    ...phases(list(profile.phases), ['phases']),
+    ...clients.flatMap((client, i) => phases(list(record(client)?.phases), ['clients', i, 'phases'])),
+    ...(durationUs(profile.duration) === 0 ? [zero(['duration'], 'give the measured duration, e.g. 30s, or omit it to default to the sum of the phases')] : []),
+    ...(['http', 'memcached'] as const).flatMap((section) =>
+      durationUs(record(profile[section])?.timeout) === 0 ? [zero([section, 'timeout'], 'a timeout of 0 fails every request before it can be answered; e.g. 1s')] : [],
+    ),
+  ];
 }
 
 function checkTotalDuration(profile: Raw): PathIssue[] {

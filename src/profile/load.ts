@@ -7,7 +7,7 @@ import { type PathIssue, type PathSegment, type ProfileIssue, ProfileError, form
 import { type AppliedOverride, type Override, applyOverride, overrideFor, parseOverride } from './overrides.ts';
 import { ProfileSchema } from './schema.ts';
 import type { Profile } from './types.ts';
-import { type Position, type YamlSource, locate, parseYamlSource } from './yaml-source.ts';
+import { type Position, type YamlSource, documentData, locate, parseYamlSource } from './yaml-source.ts';
 import { translateZodIssues } from './zod-issues.ts';
 
 /**
@@ -38,7 +38,9 @@ export async function parseProfileText(text: string, fileName: string, overrides
   const source = parsed.source;
   const { applied, forTopologyFile, issues } = applyProfileOverrides(source, overrides);
 
-  const data: unknown = source.doc.toJS();
+  const converted = documentData(source);
+  if ('issue' in converted) throw new ProfileError(fileName, [converted.issue]);
+  const data = converted.data;
   const result = ProfileSchema.safeParse(data);
   const problems: PathIssue[] = [...(result.success ? [] : translateZodIssues(ProfileSchema, result.error.issues, data)), ...checkProfile(data)];
   issues.push(...placeIssues(source, problems, applied));
@@ -113,7 +115,9 @@ async function loadTopologyFile(file: string, overrides: readonly Override[], pr
       applied.push(result);
     }
   }
-  const data: unknown = source.doc.toJS();
+  const converted = documentData(source);
+  if ('issue' in converted) return { issues: [...issues, converted.issue] };
+  const data = converted.data;
   const result = TopologySchema.safeParse(data);
   if (!result.success) issues.push(...placeIssues(source, translateZodIssues(TopologySchema, result.error.issues, data), applied, TOPOLOGY_PREFIX));
   return result.success && issues.length === 0 ? { topology: result.data, issues } : { issues };

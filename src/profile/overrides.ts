@@ -1,7 +1,7 @@
-import { isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { type PathSegment, formatPath } from './issues.ts';
 import { describeFound } from './schema-walk.ts';
-import { type Position, type YamlSource, locate } from './yaml-source.ts';
+import { type Position, type YamlSource, documentData, locate } from './yaml-source.ts';
 
 /** Override is one parsed `--set path=value`; the value is read as YAML, so `2000`, `50ms` and `[{a: 1}]` all work. */
 export interface Override {
@@ -29,7 +29,9 @@ export function parseOverride(text: string): Override | { problem: string } {
   const valueDoc = parseDocument(text.slice(eq + 1), { prettyErrors: false });
   const error = valueDoc.errors[0];
   if (error) return { problem: `expected a YAML value after "=", got a syntax error: ${error.message}` };
-  return { text, path, value: valueDoc.toJS() };
+  const converted = documentData({ file: '<command line>', doc: valueDoc, lines: new LineCounter() });
+  if ('issue' in converted) return { problem: converted.issue.message };
+  return { text, path, value: converted.data };
 }
 
 const PART = /^([^.[\]\s]+)((?:\[\d+\])*)$/;

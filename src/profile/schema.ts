@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HASH_NAMES, TopologySchema } from './topology/index.ts';
 import { sizeDistribution } from './distribution.ts';
-import { parseTarget, TARGET_FORMS, TargetError } from './target.ts';
+import { isPathOnTarget, parseTarget, TARGET_FORMS, TargetError } from './target.ts';
 import { duration, rate, share } from './units.ts';
 
 const arrivals = z.enum(['constant', 'poisson']).meta({
@@ -139,7 +139,7 @@ export const HttpTargetSchema = z
     inFlightCap: z.number().int().min(1).default(10_000).meta({ description: 'Most requests in flight or waiting for a connection; a request due beyond it is dropped.' }),
     statsPath: z
       .string()
-      .startsWith('/', 'expected a path starting with /')
+      .refine(isPathOnTarget, 'expected a path on the target, starting with a single / (no scheme, host or backslash), e.g. /stats')
       .optional()
       .meta({ description: 'A path on the target that returns JSON stats (the reference service: /stats); polled each interval into gauges target.*.' }),
     requests: z
@@ -212,11 +212,16 @@ const target = z.string().superRefine((text, ctx) => {
   }
 });
 
+/** Longest profile name: it is a folder name under reports/, well inside every file system's 255 bytes. */
+export const PROFILE_NAME_MAX = 100;
+
 export const ProfileSchema = z
   .strictObject({
     name: z
       .string()
       .regex(/^[a-z0-9][a-z0-9-]*$/, 'expected lower-case letters, digits and dashes')
+      // It names the report folder: a file name on every file system.
+      .max(PROFILE_NAME_MAX, `expected at most ${PROFILE_NAME_MAX} characters`)
       .meta({ description: 'Profile name, e.g. checkout-peak; used in report directories.' }),
     description: z.string().default('').meta({ description: 'Free text shown in reports.' }),
     seed: z.number().int().nonnegative().default(1).meta({ description: 'Seed of every random draw; the same seed replays the same run.' }),

@@ -1,4 +1,4 @@
-import { type Document, LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { type Document, LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, visit } from 'yaml';
 import type { Anchor, PathSegment, ProfileIssue } from './issues.ts';
 
 /** YamlSource is one parsed YAML file kept as a document, so any value can be traced back to its line. */
@@ -37,6 +37,45 @@ export function parseYamlSource(text: string, file: string): { source: YamlSourc
     hint: SYNTAX_HINTS[error.code] ?? DEFAULT_SYNTAX_HINT,
   }));
   return { source, issues };
+}
+
+/**
+ * Most alias expansions a document may take (the yaml package's own guard, made explicit): a
+ * "billion laughs" document of nested aliases would otherwise grow without bound in toJS.
+ */
+export const MAX_ALIAS_COUNT = 100;
+
+/**
+ * The document as plain data, or an issue when it cannot become data: an alias bomb (more
+ * expansions than MAX_ALIAS_COUNT) or an alias the document does not define.
+ */
+export function documentData(source: YamlSource): { data: unknown } | { issue: ProfileIssue } {
+  try {
+    return { data: source.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
+  } catch (error) {
+    const alias = firstAlias(source);
+    const bomb = /alias count/i.test((error as Error).message);
+    return {
+      issue: {
+        file: source.file,
+        ...(alias ? positionAt(source, alias[0]) : { line: 1, column: 1 }),
+        path: '',
+        message: bomb ? `YAML aliases expand to too much data (more than ${MAX_ALIAS_COUNT} expansions)` : `YAML alias cannot be resolved: ${(error as Error).message}`,
+        hint: bomb ? 'write the values out, or use fewer nested anchors (&name) and aliases (*name)' : 'define the anchor (&name) before its alias (*name)',
+      },
+    };
+  }
+}
+
+function firstAlias(source: YamlSource): readonly [number, number, number] | undefined {
+  let found: readonly [number, number, number] | undefined;
+  visit(source.doc, {
+    Alias(_, node) {
+      found = node.range ?? undefined;
+      return found ? visit.BREAK : undefined;
+    },
+  });
+  return found;
 }
 
 function positionAt(source: YamlSource, offset: number): Position {

@@ -75,11 +75,11 @@ describe('stampede run (real CLI, model target)', () => {
     expect(run.stderr).not.toMatch(/\n\s+at .*\.ts:\d+/);
   });
 
-  it('exits 3 when the target cannot take the run, before writing anything', () => {
+  it('refuses --workers on the model as bad input (exit 2), before writing anything', () => {
     const out = join(scratch, 'x');
     const run = stampede(['run', 'test/fixtures/cli/small.yaml', '--workers', '2', '--out', out]);
-    expect(run.status).toBe(3);
-    expect(run.stderr).toContain('could not start: --workers applies to real targets');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe('stampede: --workers: applies to real targets; the model runs in virtual time on one thread (drop --workers, or give --target)\n');
     expect(existsSync(out)).toBe(false);
   });
 
@@ -100,7 +100,7 @@ describe('stampede run (real CLI, model target)', () => {
     const out = join(scratch, 'unknown-option');
     const run = stampede(['run', 'test/fixtures/cli/small.yaml', '--rate', '5', '--out', out]);
     expect(run.status).toBe(2);
-    expect(run.stderr.split('\n')[0]).toBe('stampede: Unknown argument: rate');
+    expect(run.stderr).toBe('stampede: unknown option --rate (see stampede run --help)\n');
     expect(run.stdout).toBe('');
     expect(existsSync(out)).toBe(false);
   });

@@ -19,13 +19,19 @@ describe('exitCodeFor', () => {
       ExitCode.InvalidInput,
       'p.yaml:3:1',
     ],
-    ['a rejected command line', new CommandLineError('Unknown argument: rate'), ExitCode.InvalidInput, 'stampede: Unknown argument: rate'],
+    ['a rejected command line', new CommandLineError('unknown option --rate (see stampede run --help)'), ExitCode.InvalidInput, 'stampede: unknown option --rate'],
     ['a bad target', new TargetError('gopher://x', 'unknown scheme "gopher"'), ExitCode.InvalidInput, 'unknown scheme "gopher"'],
     ['a run that could not start', new RunStartError('worker 0 exited'), ExitCode.CouldNotStart, 'stampede: could not start: worker 0 exited'],
   ])('maps %s to its code', (_, error, code, text) => {
     const out = mapped(error);
     expect(out.code).toBe(code);
     expect(out.stderr).toContain(text);
+  });
+
+  it('writes a command-line mistake as one line naming the option', () => {
+    const issue = { file: '<command line>', line: 0, column: 0, path: '--vary', message: 'no values in ""', hint: 'e.g. --vary a=1,2' };
+    expect(mapped(new ProfileError('<command line>', [issue])).stderr).toBe('stampede: --vary: no values in "" (e.g. --vary a=1,2)\n');
+    expect(mapped(new CommandLineError('--growth: expected a number\nover two lines')).stderr).toBe('stampede: --growth: expected a number over two lines\n');
   });
 
   it('gives any other error its own code (70) and one line, without the stack', () => {

@@ -1,6 +1,7 @@
 import { judgeGenerator } from '../../src/analysis/generator.ts';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RunStartError } from '../../src/driver/errors.ts';
 import { runProfile } from '../../src/pipeline/run.ts';
 import { makeProfile } from '../helpers/profile.ts';
 import { freePort, startHttpTarget, startStallingTarget, startTcpTarget, type RunningTarget } from '../helpers/targets.ts';
@@ -177,7 +178,7 @@ describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
     }
   });
 
-  it('fails requests a target never answers as timeout, and a closed port as refused', async () => {
+  it('fails requests a target never answers as timeout; a closed port cannot start the run', async () => {
     const target = await startHttpTarget((req) => req.resume());
     running.push(target);
     const result = await run(
@@ -185,11 +186,10 @@ describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
       target.url,
     );
     expect(result.errors['timeout']).toBe(50);
-    const closed = await run({ name: 'closed', arrivals: 'constant', phases: [{ type: 'steady', rate: 100, duration: '0.3s' }] } as never, `http://127.0.0.1:${await freePort()}`);
-    // Refused while dialing: failed, and never sent.
-    expect(closed.errors['refused']).toBe(30);
-    expect(closed.requests.sent).toBe(0);
-    expect(closed.requests.notSent).toBe(30);
+    const closedTarget = `http://127.0.0.1:${await freePort()}`;
+    const closed = run({ name: 'closed', arrivals: 'constant', phases: [{ type: 'steady', rate: 100, duration: '0.3s' }] } as never, closedTarget);
+    await expect(closed).rejects.toThrow(RunStartError);
+    await expect(closed).rejects.toThrow(`${closedTarget}: no connection could be made to any server before the run`);
   });
 
   it('drops requests beyond the in-flight cap, counts them, and marks the generator saturated', async () => {

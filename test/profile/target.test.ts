@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseProfileText } from '../../src/profile/index.ts';
-import { parseTarget, TargetError } from '../../src/profile/target.ts';
+import { isLoopbackHost, isPathOnTarget, parseTarget, TargetError, targetHosts } from '../../src/profile/target.ts';
 import { INLINE_TOPOLOGY, fixture, issueAt, issuesOf } from './helpers.ts';
 
 describe('parseTarget', () => {
@@ -70,5 +70,32 @@ describe('target: in a profile', () => {
     const loaded = await parseProfileText(text, fixture('inline.yaml'));
     expect(loaded.http.connections).toBe(2);
     expect(loaded.http.requests).toEqual({ default: { method: 'GET', path: '/', headers: {} }, get: { method: 'GET', path: '/item/{{key}}', headers: {} } });
+  });
+});
+
+describe('loopback hosts and paths on the target', () => {
+  it.each(['localhost', 'LOCALHOST', '127.0.0.1', '127.255.255.254', '127.1', '0x7f.0.0.1', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])('%s is loopback', (host) => {
+    expect(isLoopbackHost(host)).toBe(true);
+  });
+
+  it.each(['10.0.0.1', '128.0.0.1', '1.127.0.0', '0.0.0.0', '::', '::ffff:10.0.0.1', 'example.com', 'localhost.', 'foo.localhost', 'localhost.localdomain'])(
+    '%s is not loopback (names other than localhost are never resolved)',
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(false);
+    },
+  );
+
+  it('lists every host a target sends to', () => {
+    expect(targetHosts(parseTarget('model'))).toEqual([]);
+    expect(targetHosts(parseTarget('http://[::1]:8080'))).toEqual(['::1']);
+    expect(targetHosts(parseTarget('memcached://a:1,b:2,a:3'))).toEqual(['a', 'b']);
+  });
+
+  it.each(['/stats', '/a/b?x=//y', '/%2F%2Fhost'])('%s stays on the target', (path) => {
+    expect(isPathOnTarget(path)).toBe(true);
+  });
+
+  it.each(['//other-host:9000/x', '/\\other-host/x', 'http://other-host/x', 'stats', '/a b', '/a\r\nHost: x', ''])('%s does not', (path) => {
+    expect(isPathOnTarget(path)).toBe(false);
   });
 });

@@ -1,19 +1,25 @@
 import type { Argv } from 'yargs';
-import { type ArgsOf, type StampedeCommand, productionSampleOption, profileOptions } from '../command.ts';
+import { allowRemoteOption, type ArgsOf, type StampedeCommand, productionSampleOption, profileOptions } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
+import { allowedRemoteHosts, numberOption, optionalNumberOption } from '../options.ts';
 
 const builder = (yargs: Argv) =>
-  productionSampleOption(profileOptions(yargs))
+  allowRemoteOption(productionSampleOption(profileOptions(yargs)))
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target)' })
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/qualify-<UTC time>/)' })
     .option('step', { type: 'string', default: '10s', describe: 'measured duration of each step' })
     .option('warmup', { type: 'string', default: '3s', describe: 'warm-up before each step' })
-    .option('start', { type: 'number', describe: 'first rate, rps (default half the expected peak)' })
-    .option('growth', { type: 'number', default: 1.5, describe: 'rate factor between steps until the SLO breaks' })
-    .option('resolution', { type: 'number', default: 0.05, describe: 'bisect until pass and fail rates are this close (fraction)' })
-    .option('max-steps', { type: 'number', default: 12, describe: 'most steps to run' })
+    .option('start', { type: 'string', describe: 'first rate, rps > 0 (default half the expected peak)' })
+    .option('growth', { type: 'string', default: '1.5', describe: `rate factor between steps until the SLO breaks (> 1, ≤ ${MAX_GROWTH})` })
+    .option('resolution', { type: 'string', default: '0.05', describe: 'bisect until pass and fail rates are this close (a fraction in (0, 1))' })
+    .option('max-steps', { type: 'string', default: '12', describe: `most steps to run (1–${MAX_STEPS})` })
     .option('interval', { type: 'string', default: '1s', describe: 'interval of the per-interval histograms and gauges' })
     .option('quiet', { type: 'boolean', default: false, describe: 'print only the output folder' });
+
+/** A step multiplies the rate by at most this: beyond it the first failing step says little about where the limit is. */
+const MAX_GROWTH = 10;
+/** Most steps of one qualification: bisection to 1% from a 1.5 growth takes ~20; this bounds a typo. */
+const MAX_STEPS = 100;
 
 export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'qualify <profile>',
@@ -28,10 +34,19 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
       import('../../report/qualification-report.ts'),
     ]);
     const target = input.targetOption(args.target);
-    const profile = await input.loadProfileWithSample(args.profile, args.set, args.productionSample);
     const stepUs = input.durationOption('--step', args.step);
     const warmupUs = input.durationOption('--warmup', args.warmup, true);
     const intervalUs = input.durationOption('--interval', args.interval);
+    const search = {
+      growth: numberOption('--growth', args.growth, { above: 1, max: MAX_GROWTH, example: '1.5' }),
+      resolution: numberOption('--resolution', args.resolution, { above: 0, below: 1, example: '0.05' }),
+      maxSteps: numberOption('--max-steps', args.maxSteps, { min: 1, max: MAX_STEPS, integer: true, example: '12' }),
+      startRps: optionalNumberOption('--start', args.start, { above: 0, example: '1000' }),
+    };
+    const profile = await input.loadProfileWithSample(args.profile, args.set, args.productionSample);
+    const { target: sendTo, from } = input.effectiveTarget(target, profile);
+    const remote = input.guardTarget(sendTo, allowedRemoteHosts(args.allowRemote, process.env.STAMPEDE_ALLOW_REMOTE), from);
+    if (remote.length > 0) process.stderr.write(input.remoteNotice(remote));
     const outDir = args.out ?? createNewRunDir(defaultRunDir('reports', profile.name, new Date(), 'qualify-'));
     const abort = new AbortController();
     const onSignal = () => abort.abort();
@@ -43,10 +58,10 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
         stepUs,
         warmupUs,
         intervalUs,
-        growth: args.growth,
-        resolution: args.resolution,
-        maxSteps: args.maxSteps,
-        ...(args.start !== undefined && { startRps: args.start }),
+        growth: search.growth,
+        resolution: search.resolution,
+        maxSteps: search.maxSteps,
+        ...(search.startRps !== undefined && { startRps: search.startRps }),
         signal: abort.signal,
         onStep: (s, i) => {
           if (!args.quiet)

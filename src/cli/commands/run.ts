@@ -1,32 +1,45 @@
 import type { Argv } from 'yargs';
-import { type ArgsOf, type StampedeCommand, productionSampleOption, profileOptions } from '../command.ts';
+import { allowRemoteOption, type ArgsOf, type StampedeCommand, productionSampleOption, profileOptions } from '../command.ts';
 import { exitCodeOf } from '../exit-codes.ts';
+import { allowedRemoteHosts, numberOption, optionalNumberOption, optionError } from '../options.ts';
 
 const builder = (yargs: Argv) =>
-  productionSampleOption(profileOptions(yargs))
+  allowRemoteOption(productionSampleOption(profileOptions(yargs)))
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/<UTC time>/)' })
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target, "model")' })
-    .option('seed', { type: 'number', describe: 'shorthand for --set seed=N' })
+    .option('seed', { type: 'string', describe: 'shorthand for --set seed=N' })
     .option('interval', { type: 'string', default: '1s', describe: 'interval of the per-interval histograms and gauges' })
     .option('quiet', { type: 'boolean', default: false, describe: 'print only the output folder' })
-    .option('workers', { type: 'number', describe: 'real targets: send from N worker threads, each a disjoint slice of the schedule' });
+    .option('workers', { type: 'string', describe: `real targets: send from N worker threads (1–${MAX_WORKERS}), each a disjoint slice of the schedule` });
+
+/** More sending threads than this only adds contention on any machine stampede runs on. */
+const MAX_WORKERS = 64;
 
 export const run: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'run <profile>',
   describe: 'run a profile and write reports/<profile>/<time>/',
   builder,
   async run(args) {
-    const [{ durationOption, loadProfileWithSample, targetOption }, { runProfile }] = await Promise.all([import('../input.ts'), import('../../pipeline/run.ts')]);
-    const target = targetOption(args.target);
-    const overrides = args.seed === undefined ? args.set : [...args.set, `seed=${args.seed}`];
-    const profile = await loadProfileWithSample(args.profile, overrides, args.productionSample);
-    const intervalUs = durationOption('--interval', args.interval);
+    const [input, { runProfile }] = await Promise.all([import('../input.ts'), import('../../pipeline/run.ts')]);
+    const target = input.targetOption(args.target);
+    const seed = optionalNumberOption('--seed', args.seed, { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true, example: '42' });
+    if (seed !== undefined && args.set.some((s) => s.split('=')[0]!.trim() === 'seed'))
+      throw optionError('--seed', 'conflicts with --set seed=…', 'give the seed once: --seed N or --set seed=N');
+    const workers = args.workers === undefined ? undefined : numberOption('--workers', args.workers, { min: 1, max: MAX_WORKERS, integer: true, example: '2' });
+    const intervalUs = input.durationOption('--interval', args.interval);
+    const overrides = seed === undefined ? args.set : [...args.set, `seed=${seed}`];
+    const profile = await input.loadProfileWithSample(args.profile, overrides, args.productionSample);
+    const { target: sendTo, from } = input.effectiveTarget(target, profile);
+    if (workers !== undefined && workers > 1 && sendTo === 'model')
+      throw optionError('--workers', 'applies to real targets; the model runs in virtual time on one thread', 'drop --workers, or give --target');
+    const remote = input.guardTarget(sendTo, allowedRemoteHosts(args.allowRemote, process.env.STAMPEDE_ALLOW_REMOTE), from);
+    if (remote.length > 0) process.stderr.write(input.remoteNotice(remote));
     const abort = new AbortController();
     const onSignal = () => abort.abort();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
-      const { analysis, summary, dir } = await runProfile(profile, { outDir: args.out, target, intervalUs, signal: abort.signal, workers: args.workers });
+      const { analysis, summary, dir } = await runProfile(profile, { outDir: args.out, target, intervalUs, signal: abort.signal, workers });
       process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${analysis.verdict}\n`);
       return exitCodeOf(analysis);
     } finally {

@@ -1,14 +1,14 @@
 import type { Argv } from 'yargs';
-import type { ArgsOf, StampedeCommand } from '../command.ts';
+import { allowRemoteOption, type ArgsOf, type StampedeCommand } from '../command.ts';
 
 const builder = (yargs: Argv) =>
-  yargs
+  allowRemoteOption(yargs)
     .positional('service', { type: 'string', choices: ['reference'] as const, demandOption: true })
-    .option('port', { type: 'number', default: 8080, describe: 'port on 127.0.0.1 (0 = any free port)' })
-    .option('memcached', { type: 'string', default: '127.0.0.1:11211', describe: 'memcached host:port' })
+    .option('port', { type: 'string', default: '8080', describe: 'port on 127.0.0.1 (0 = any free port)' })
+    .option('memcached', { type: 'string', default: '127.0.0.1:11211', describe: 'memcached host:port (loopback unless --allow-remote names the host)' })
     .option('limit', { type: 'string', default: 'inf', describe: 'lookups of one request in flight at once (errgroup.SetLimit), or inf' })
-    .option('pool-max-open', { type: 'number', default: 512, describe: 'memcached connections open at most' })
-    .option('pool-max-idle', { type: 'number', default: 100, describe: 'idle memcached connections kept; the rest close after use' })
+    .option('pool-max-open', { type: 'string', default: '512', describe: 'memcached connections open at most' })
+    .option('pool-max-idle', { type: 'string', default: '100', describe: 'idle memcached connections kept; the rest close after use' })
     .option('checkout-timeout', { type: 'string', default: '100ms', describe: 'how long a lookup waits for a memcached connection' })
     .option('store-delay', { type: 'string', default: '1ms', describe: 'backing-store latency per missed URI' });
 
