@@ -1,9 +1,9 @@
 import type { Argv } from 'yargs';
-import { type ArgsOf, type StampedeCommand, productionSampleOption, profileOptions } from '../command.ts';
+import { type ArgsOf, type StampedeCommand, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
 import { exitCodeOf } from '../exit-codes.ts';
 
 const builder = (yargs: Argv) =>
-  productionSampleOption(profileOptions(yargs))
+  liveOptions(productionSampleOption(profileOptions(yargs)))
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/<UTC time>/)' })
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target, "model")' })
     .option('seed', { type: 'number', describe: 'shorthand for --set seed=N' })
@@ -16,20 +16,34 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'run a profile and write reports/<profile>/<time>/',
   builder,
   async run(args) {
-    const [{ durationOption, loadProfileWithSample, targetOption }, { runProfile }] = await Promise.all([import('../input.ts'), import('../../pipeline/run.ts')]);
+    const [{ durationOption, loadProfileWithSample, targetOption }, { runProfile }, { startLiveView }] = await Promise.all([
+      import('../input.ts'),
+      import('../../pipeline/run.ts'),
+      import('../live.ts'),
+    ]);
     const target = targetOption(args.target);
     const overrides = args.seed === undefined ? args.set : [...args.set, `seed=${args.seed}`];
     const profile = await loadProfileWithSample(args.profile, overrides, args.productionSample);
     const intervalUs = durationOption('--interval', args.interval);
+    const live = await startLiveView(args);
     const abort = new AbortController();
     const onSignal = () => abort.abort();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
-      const { analysis, summary, dir } = await runProfile(profile, { outDir: args.out, target, intervalUs, signal: abort.signal, workers: args.workers });
+      const { analysis, summary, dir } = await runProfile(profile, {
+        outDir: args.out,
+        target,
+        intervalUs,
+        signal: abort.signal,
+        workers: args.workers,
+        onInterval: live.observer(),
+      });
+      await live.close();
       process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${analysis.verdict}\n`);
       return exitCodeOf(analysis);
     } finally {
+      await live.close();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     }

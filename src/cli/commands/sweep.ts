@@ -8,7 +8,9 @@ const builder = (yargs: Argv) =>
     .option('steps', { type: 'number', default: 5, describe: 'values per a..b range' })
     .option('window', { type: 'string', describe: 'judge recovery on requests started in from..to (default: the last quarter of the run)' })
     .option('parallel', { type: 'number', describe: 'worker threads (default: available cores)' })
-    .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' });
+    .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' })
+    .option('progress', { type: 'boolean', describe: 'a line per finished point on stderr (default: in a terminal only, rewritten in place)' })
+    .option('quiet', { type: 'boolean', default: false, describe: 'no progress on stderr' });
 
 /** `stampede sweep <profile> --vary path=a..b [--vary …]`: the model over a grid, recovered or not per point. */
 export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
@@ -16,11 +18,12 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'run the model over a grid of one or two parameters and report where the system recovers',
   builder,
   async run(args) {
-    const [{ sweep, renderSweep }, { loadProfile }, { commandLineError }, { parseDurationUs }] = await Promise.all([
+    const [{ sweep, renderSweep }, { loadProfile }, { commandLineError }, { parseDurationUs }, { Progress, progressMode }] = await Promise.all([
       import('../../sweep/sweep.ts'),
       import('../../profile/load.ts'),
       import('../input.ts'),
       import('../../profile/units.ts'),
+      import('../progress.ts'),
     ]);
     let windowS: [number, number] | null = null;
     if (args.window !== undefined) {
@@ -28,6 +31,7 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
       if (a === undefined || b === undefined || !(b > a)) throw commandLineError('--window', `expected from..to, got "${args.window}"`, 'e.g. --window 60s..90s');
       windowS = [a / 1e6, b / 1e6];
     }
+    const progress = new Progress(process.stderr, progressMode(args, process.stderr.isTTY === true));
     // Fail on a bad profile before starting workers.
     await loadProfile(args.profile, args.set);
     const result = await sweep({
@@ -37,8 +41,10 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
       steps: args.steps,
       windowS,
       parallel: args.parallel,
-      onPoint: process.stderr.isTTY ? (done, total) => process.stderr.write(`\r${done}/${total} points${done === total ? '\n' : ''}`) : undefined,
+      onPoint: (done, total, point) =>
+        progress.status(`point ${done}/${total}: ${point.overrides.slice(args.set.length).join(' ')} ${point.verdict} ${(point.success * 100).toFixed(1)}%`),
     });
+    progress.end();
     process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderSweep(result));
     return ExitCode.Ok;
   },
