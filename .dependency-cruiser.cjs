@@ -1,7 +1,7 @@
 /*
  * The architecture, as rules `npm test` enforces (npm run lint:deps). Stages import only the
  * stages before them in the pipeline: profile → schedule → model / recorder → generator → driver
- * → analysis → report / run-folder → pipeline → qualify / sweep → cli. Nothing imports the CLI; only
+ * → analysis → report / run-folder → pipeline → metrics / qualify / sweep → cli. Nothing imports the CLI; only
  * the CLI (and the measuring code named below) may reach the process itself.
  */
 const stage = (name, mayImport) => ({
@@ -33,6 +33,8 @@ module.exports = {
     stage('report', ['analysis', 'recorder', 'profile', 'schedule']),
     stage('run-folder', ['analysis', 'recorder', 'profile']),
     stage('pipeline', ['profile', 'schedule', 'model', 'recorder', 'generator', 'driver', 'analysis', 'report', 'run-folder']),
+    // The Prometheus exporter reads the pipeline's per-interval snapshots; only the CLI starts it.
+    stage('metrics', ['pipeline', 'recorder']),
     stage('qualify', ['pipeline', 'analysis', 'run-folder', 'profile', 'schedule', 'recorder']),
     stage('sweep', ['pipeline', 'driver', 'model', 'analysis', 'profile', 'schedule', 'recorder', 'workers']),
     // The reference service is a target: it speaks memcached with the driver's own codec.

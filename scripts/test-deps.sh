@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs the system programs the tests run for real (memcached, headless Chromium) when they are
+# Installs the system programs the tests run for real (memcached, headless Chromium, Prometheus) when they are
 # missing. Runs as `npm test`'s pretest, so the README's test command works on a fresh machine.
 set -euo pipefail
 needed=()
 command -v memcached >/dev/null 2>&1 || needed+=(memcached)
 command -v chromium >/dev/null 2>&1 || needed+=(chromium)
+# Debian's package: test/drivers/prometheus.test.ts scrapes a live run with it (no service is started here).
+command -v prometheus >/dev/null 2>&1 || needed+=(prometheus)
 [ ${#needed[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
   echo "tests need: ${needed[*]} — install them (apt-get install ${needed[*]}) or run as root" >&2

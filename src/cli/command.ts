@@ -36,3 +36,11 @@ export function allowRemoteOption<T>(yargs: Argv<T>) {
     describe: 'HOST[,HOST]: allow traffic to these non-loopback hosts (also STAMPEDE_ALLOW_REMOTE)',
   });
 }
+
+/** `--progress`, `--metrics-port`, `--metrics-host`: watching a run while it lasts. */
+export function liveOptions<T>(yargs: Argv<T>) {
+  return yargs
+    .option('progress', { type: 'boolean', describe: 'a status line per interval on stderr (default: in a terminal only; --progress prints plain lines elsewhere)' })
+    .option('metrics-port', { type: 'number', describe: 'serve OpenMetrics for Prometheus on this port while the run lasts' })
+    .option('metrics-host', { type: 'string', default: '127.0.0.1', describe: 'address of the metrics endpoint (loopback only)' });
+}

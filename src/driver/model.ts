@@ -2,7 +2,7 @@ import type { EventHandler } from '../model/engine/simulation.ts';
 import { Model, REASON_NAMES, UNFINISHED, type Call, type ModelListener } from '../model/model.ts';
 import type { Topology } from '../profile/topology/index.ts';
 import type { DriverReport, ModelReport } from '../recorder/driver-report.ts';
-import { SHARED_GAUGES, defineGauge, gaugeKey } from '../recorder/gauges.ts';
+import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../recorder/gauges.ts';
 import type { Recorder } from '../recorder/types.ts';
 import { emptyRequest, type Schedule } from '../schedule/types.ts';
 import type { Driver, RunContext } from './types.ts';
@@ -84,6 +84,7 @@ class ModelRun implements EventHandler, ModelListener {
     this.sliceEvents = options.sliceEvents ?? 65_536;
     this.stopAtUs = plan.totalUs + (options.drainUs ?? defaultDrainUs(topology));
     this.recorder.setGaugeSource(() => this.gauges());
+    context.declareGauges?.(this.gaugeSpecs());
   }
 
   async execute(signal: AbortSignal): Promise<DriverReport> {
@@ -104,7 +105,11 @@ class ModelRun implements EventHandler, ModelListener {
       else if (outcome === 'budget') await new Promise<void>((resolve) => setImmediate(resolve));
     }
     this.recorder.advanceTo(this.endUs);
-    return { elapsedUs: this.endUs, interrupted, loop: 'open', gauges: [...Object.values(RUN_GAUGES), ...this.model.gaugeSpecs()], model: this.details() };
+    return { elapsedUs: this.endUs, interrupted, loop: 'open', gauges: this.gaugeSpecs(), model: this.details() };
+  }
+
+  private gaugeSpecs(): GaugeSpec[] {
+    return [...Object.values(RUN_GAUGES), ...this.model.gaugeSpecs()];
   }
 
   handle(code: number): void {

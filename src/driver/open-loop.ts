@@ -153,6 +153,7 @@ export class OpenLoopRun {
   /** Lateness is recorded for measured requests only; the warm-up is where JIT and caches settle. */
   private warmupUs = 0;
   readonly inFlightCap: number;
+  private readonly declareGauges: RunContext['declareGauges'];
 
   constructor(
     context: RunContext,
@@ -160,6 +161,7 @@ export class OpenLoopRun {
   ) {
     this.recorder = context.recorder;
     this.schedule = context.schedule;
+    this.declareGauges = context.declareGauges;
     this.clock = options.clock ?? realClock;
     this.t0Ms = this.clock.nowMs();
     this.monitor = options.monitor ?? new GeneratorMonitor();
@@ -217,6 +219,7 @@ export class OpenLoopRun {
     this.t0Ms = startAt === undefined ? this.clock.nowMs() : startAt - this.clock.originEpochMs;
     this.warmupUs = this.schedule.plan.warmupUs;
     this.recorder.setGaugeSource(() => this.gauges());
+    this.declareGauges?.(this.gaugeSpecs());
     this.monitor.start();
     const onAbort = () => {
       this.interrupted = true;
@@ -249,7 +252,7 @@ export class OpenLoopRun {
       elapsedUs: endUs,
       interrupted: this.interrupted,
       loop: 'open',
-      gauges: [SHARED_GAUGES.inFlight, ...Object.values(GENERATOR_GAUGES), ...transport.gaugeSpecs],
+      gauges: this.gaugeSpecs(),
       transport: transport.report(),
       generator: generatorFigures({
         snapshots: [this.monitor.snapshot()],
@@ -260,6 +263,10 @@ export class OpenLoopRun {
         waitedForConnection,
       }),
     };
+  }
+
+  private gaugeSpecs(): GaugeSpec[] {
+    return [SHARED_GAUGES.inFlight, ...Object.values(GENERATOR_GAUGES), ...this.transport.gaugeSpecs];
   }
 
   private gauges(): Record<string, number> {

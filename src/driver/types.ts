@@ -1,6 +1,7 @@
 import type { Profile } from '../profile/types.ts';
 import type { OpenLoopOptions } from './open-loop.ts';
 import type { DriverReport } from '../recorder/driver-report.ts';
+import type { GaugeSpec } from '../recorder/gauges.ts';
 import type { Recorder } from '../recorder/types.ts';
 import type { Schedule } from '../schedule/types.ts';
 
@@ -10,6 +11,11 @@ export interface RunContext {
   recorder: Recorder;
   /** Aborted on Ctrl-C or a deadline: the driver stops sending and returns what it measured. */
   signal: AbortSignal;
+  /**
+   * Told the gauges the driver will sample, before the first interval closes, so a live reader
+   * (metrics) can describe them while the run lasts; the report lists them again at the end.
+   */
+  declareGauges?: (specs: readonly GaugeSpec[]) => void;
 }
 
 /**

@@ -40,11 +40,14 @@ async function runWorkers(context: RunContext, target: string, count: number): P
     const startAtEpochMs = performance.timeOrigin + performance.now() + START_DELAY_MS;
     for (const t of threads) t.post({ start: startAtEpochMs });
     const outputs = await fromAll(threads.map((t) => t.next((m): m is WorkerOutput => m !== 'ready')));
+    const report = mergeReports(outputs);
+    // The threads' intervals reach this recorder only now, merged: its readers learn their gauges first.
+    context.declareGauges?.(report.gauges);
     mergeRecorderParts(
       recorder,
       outputs.map((o) => o.part),
     );
-    return mergeReports(outputs);
+    return report;
   } finally {
     context.signal.removeEventListener('abort', abort);
     await Promise.all(threads.map((t) => t.terminate()));

@@ -5,6 +5,7 @@ import { createDriver } from '../driver/index.ts';
 import type { Driver } from '../driver/types.ts';
 import type { Profile } from '../profile/types.ts';
 import { buildResult, type RunResult } from '../recorder/result.ts';
+import { gaugeCatalog, type GaugeCatalog } from '../recorder/gauges.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { renderSummary } from '../report/summary.ts';
 import type { RunReportInput } from '../report/run-reports.ts';
@@ -21,6 +22,7 @@ import {
   writeRunFolder,
 } from '../run-folder/index.ts';
 import { createSchedule } from '../schedule/index.ts';
+import { liveInterval, type LiveObserver } from './live.ts';
 
 export interface RunOptions {
   /** Output folder; default reports/<profile>/<UTC timestamp>/. */
@@ -35,6 +37,8 @@ export interface RunOptions {
   workers?: number | undefined;
   /** Skip report.md / report.html (qualify steps: the qualification has its own report). */
   reports?: boolean;
+  /** Called once per closed interval with a plain-data snapshot (progress lines, metrics). */
+  onInterval?: LiveObserver | undefined;
 }
 
 export interface RunOutcome {
@@ -57,8 +61,16 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   const hlog = openLatencyLog(dir);
   let result: RunResult;
   try {
-    const recorder = new RunRecorder(schedule.plan, { intervalUs: options.intervalUs, startTimeMs: startedAt.getTime(), hlog: (chunk) => hlog.write(chunk) });
-    const report = await driver.run({ profile, schedule, recorder, signal: options.signal ?? new AbortController().signal });
+    let gauges: GaugeCatalog = {};
+    const observer = options.onInterval;
+    const recorder: RunRecorder = new RunRecorder(schedule.plan, {
+      intervalUs: options.intervalUs,
+      startTimeMs: startedAt.getTime(),
+      hlog: (chunk) => hlog.write(chunk),
+      ...(observer && { onInterval: (interval) => observer(liveInterval(recorder, schedule.plan, interval, gauges)) }),
+    });
+    const declareGauges = (specs: Parameters<typeof gaugeCatalog>[0]) => void (gauges = gaugeCatalog(specs));
+    const report = await driver.run({ profile, schedule, recorder, signal: options.signal ?? new AbortController().signal, declareGauges });
     recorder.flush();
     const finishedAt = new Date();
     const wall = { finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() };

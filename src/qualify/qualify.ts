@@ -23,6 +23,8 @@ export interface QualifyOptions extends StepShape, Partial<SearchOptions> {
   signal?: AbortSignal;
   /** Called after each step (progress output). */
   onStep?: (step: StepOutcome, index: number) => void;
+  /** Called once per closed interval within a step (live progress, metrics). */
+  onInterval?: RunOptions['onInterval'];
   driver?: RunOptions['driver'];
 }
 
@@ -85,6 +87,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
       intervalUs: options.intervalUs,
       ...(options.signal && { signal: options.signal }),
       ...(options.driver && { driver: options.driver }),
+      onInterval: options.onInterval,
     });
     const step = { ...stepOutcome(result, analysis, dir), askedRps: rate };
     steps.push(step);

@@ -26,6 +26,8 @@ export interface RecorderOptions {
   startTimeMs?: number;
   /** Keep every closed interval's histogram, encoded, in `encodedIntervals` (a worker ships them to be merged). */
   keepIntervalHistograms?: boolean;
+  /** Called with each interval as it closes (live progress, metrics): once per interval, never per request. */
+  onInterval?: (interval: IntervalResult) => void;
 }
 
 const NO_GAUGES: GaugeSource = () => ({});
@@ -59,6 +61,7 @@ export class RunRecorder implements Recorder {
   /** Closed intervals' latency histograms, compressed base64, when `keepIntervalHistograms` is set. */
   readonly encodedIntervals: string[] = [];
   private readonly keepIntervals: boolean;
+  private readonly onInterval: ((interval: IntervalResult) => void) | undefined;
 
   private gaugeSource = NO_GAUGES;
   private readonly droppedReason: number;
@@ -76,6 +79,7 @@ export class RunRecorder implements Recorder {
   ) {
     this.intervalUs = options.intervalUs ?? 1_000_000;
     this.keepIntervals = options.keepIntervalHistograms ?? false;
+    this.onInterval = options.onInterval;
     this.byKind = plan.kinds.map(() => new Breakdown());
     this.byClient = plan.clients.map(() => new Breakdown());
     this.droppedReason = this.reason('dropped');
@@ -154,6 +158,7 @@ export class RunRecorder implements Recorder {
     this.intervals.push(interval);
     this.log?.outputIntervalHistogram(latency, interval.tMs / 1000, interval.tMs / 1000 + this.intervalUs / 1e6, 1);
     this.intervalIndex = this.intervals.length;
+    this.onInterval?.(interval);
   }
 
   private closeInterval(): void {
@@ -176,5 +181,6 @@ export class RunRecorder implements Recorder {
     h.reset();
     this.intervalIndex++;
     this.intervalSent = this.intervalOk = this.intervalFailed = this.intervalDropped = 0;
+    this.onInterval?.(this.intervals[this.intervals.length - 1]!);
   }
 }

@@ -11,7 +11,7 @@ export interface SweepOptions {
   steps: number;
   windowS: [number, number] | null;
   parallel?: number;
-  onPoint?: (done: number, total: number) => void;
+  onPoint?: (done: number, total: number, point: PointResult) => void;
 }
 
 export interface SweepResult {
@@ -41,7 +41,7 @@ export async function sweep(options: SweepOptions): Promise<SweepResult> {
       windowS: options.windowS,
     })),
     options.parallel,
-    () => options.onPoint?.(++done, grid.length),
+    (_, result) => options.onPoint?.(++done, grid.length, result),
   );
   const points = grid.map((at, i) => ({ at, result: results[i]! }));
   return { axes, points, ...analyse(axes, points) };

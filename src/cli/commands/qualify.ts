@@ -1,10 +1,10 @@
 import type { Argv } from 'yargs';
-import { allowRemoteOption, type ArgsOf, type StampedeCommand, productionSampleOption, profileOptions } from '../command.ts';
+import { allowRemoteOption, type ArgsOf, type StampedeCommand, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { allowedRemoteHosts, numberOption, optionalNumberOption } from '../options.ts';
 
 const builder = (yargs: Argv) =>
-  allowRemoteOption(productionSampleOption(profileOptions(yargs)))
+  liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs))))
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target)' })
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/qualify-<UTC time>/)' })
     .option('step', { type: 'string', default: '10s', describe: 'measured duration of each step' })
@@ -26,12 +26,13 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'step the offered rate until the SLO breaks: capacity, knee, headroom, failover (N+1)',
   builder,
   async run(args) {
-    const [input, { qualify }, { createNewRunDir, defaultRunDir }, { formatUs }, { writeQualificationReports }] = await Promise.all([
+    const [input, { qualify }, { createNewRunDir, defaultRunDir }, { formatUs }, { writeQualificationReports }, { startLiveView }] = await Promise.all([
       import('../input.ts'),
       import('../../qualify/qualify.ts'),
       import('../../run-folder/index.ts'),
       import('../../analysis/format.ts'),
       import('../../report/qualification-report.ts'),
+      import('../live.ts'),
     ]);
     const target = input.targetOption(args.target);
     const stepUs = input.durationOption('--step', args.step);
@@ -48,6 +49,8 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
     const remote = input.guardTarget(sendTo, allowedRemoteHosts(args.allowRemote, process.env.STAMPEDE_ALLOW_REMOTE), from);
     if (remote.length > 0) process.stderr.write(input.remoteNotice(remote));
     const outDir = args.out ?? createNewRunDir(defaultRunDir('reports', profile.name, new Date(), 'qualify-'));
+    const live = await startLiveView(args);
+    let stepsDone = 0;
     const abort = new AbortController();
     const onSignal = () => abort.abort();
     process.once('SIGINT', onSignal);
@@ -64,15 +67,19 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
         ...(search.startRps !== undefined && { startRps: search.startRps }),
         signal: abort.signal,
         onStep: (s, i) => {
+          stepsDone = i + 1;
           if (!args.quiet)
-            process.stderr.write(`step ${i + 1}: ${s.askedRps} rps → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${s.pass ? 'pass' : 'FAIL'}\n`);
+            live.progress.line(`step ${i + 1}: ${s.askedRps} rps → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${s.pass ? 'pass' : 'FAIL'}`);
         },
+        onInterval: live.observer(() => `step ${stepsDone + 1}`),
       });
+      await live.close();
       const { markdown } = writeQualificationReports(outDir, q);
       process.stdout.write(args.quiet ? `${outDir}\n` : `${markdown}\nwritten to ${outDir}/\n`);
       if (abort.signal.aborted) return ExitCode.Interrupted;
       return q.verdict === 'PASS' ? ExitCode.Ok : ExitCode.SloFailed;
     } finally {
+      await live.close();
       process.off('SIGINT', onSignal);
     }
   },

@@ -1,10 +1,10 @@
 import type { Argv } from 'yargs';
-import { allowRemoteOption, type ArgsOf, type StampedeCommand, productionSampleOption, profileOptions } from '../command.ts';
+import { allowRemoteOption, type ArgsOf, type StampedeCommand, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
 import { exitCodeOf } from '../exit-codes.ts';
 import { allowedRemoteHosts, numberOption, optionalNumberOption, optionError } from '../options.ts';
 
 const builder = (yargs: Argv) =>
-  allowRemoteOption(productionSampleOption(profileOptions(yargs)))
+  liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs))))
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/<UTC time>/)' })
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target, "model")' })
     .option('seed', { type: 'string', describe: 'shorthand for --set seed=N' })
@@ -20,7 +20,7 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'run a profile and write reports/<profile>/<time>/',
   builder,
   async run(args) {
-    const [input, { runProfile }] = await Promise.all([import('../input.ts'), import('../../pipeline/run.ts')]);
+    const [input, { runProfile }, { startLiveView }] = await Promise.all([import('../input.ts'), import('../../pipeline/run.ts'), import('../live.ts')]);
     const target = input.targetOption(args.target);
     const seed = optionalNumberOption('--seed', args.seed, { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true, example: '42' });
     if (seed !== undefined && args.set.some((s) => s.split('=')[0]!.trim() === 'seed'))
@@ -34,15 +34,25 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
       throw optionError('--workers', 'applies to real targets; the model runs in virtual time on one thread', 'drop --workers, or give --target');
     const remote = input.guardTarget(sendTo, allowedRemoteHosts(args.allowRemote, process.env.STAMPEDE_ALLOW_REMOTE), from);
     if (remote.length > 0) process.stderr.write(input.remoteNotice(remote));
+    const live = await startLiveView(args);
     const abort = new AbortController();
     const onSignal = () => abort.abort();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
-      const { analysis, summary, dir } = await runProfile(profile, { outDir: args.out, target, intervalUs, signal: abort.signal, workers });
+      const { analysis, summary, dir } = await runProfile(profile, {
+        outDir: args.out,
+        target,
+        intervalUs,
+        signal: abort.signal,
+        workers,
+        onInterval: live.observer(),
+      });
+      await live.close();
       process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${analysis.verdict}\n`);
       return exitCodeOf(analysis);
     } finally {
+      await live.close();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     }

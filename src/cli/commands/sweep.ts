@@ -9,7 +9,9 @@ const builder = (yargs: Argv) =>
     .option('steps', { type: 'string', default: '5', describe: `values per a..b range (2–${MAX_STEPS})` })
     .option('window', { type: 'string', describe: 'judge recovery on requests started in from..to (default: the last quarter of the run)' })
     .option('parallel', { type: 'string', describe: 'worker threads (default: available cores)' })
-    .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' });
+    .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' })
+    .option('progress', { type: 'boolean', describe: 'a line per finished point on stderr (default: in a terminal only, rewritten in place)' })
+    .option('quiet', { type: 'boolean', default: false, describe: 'no progress on stderr' });
 
 /** Values per range: a finer grid than this is a typo, and every point is a whole model run. */
 const MAX_STEPS = 100;
@@ -22,13 +24,14 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'run the model over a grid of one or two parameters and report where the system recovers',
   builder,
   async run(args) {
-    const [{ sweep, renderSweep }, { parseAxis }, { loadProfile }, { ProfileError }, { commandLineError }, { parseDurationUs }] = await Promise.all([
+    const [{ sweep, renderSweep }, { parseAxis }, { loadProfile }, { ProfileError }, { commandLineError }, { parseDurationUs }, { Progress, progressMode }] = await Promise.all([
       import('../../sweep/sweep.ts'),
       import('../../sweep/grid.ts'),
       import('../../profile/load.ts'),
       import('../../profile/issues.ts'),
       import('../input.ts'),
       import('../../profile/units.ts'),
+      import('../progress.ts'),
     ]);
     if (args.vary.length > 2) throw optionError('--vary', `given ${args.vary.length} times; a sweep has one or two axes`, 'e.g. --vary phases[0].rate=100..900');
     const steps = numberOption('--steps', args.steps, { min: 2, max: MAX_STEPS, integer: true, example: '5' });
@@ -39,6 +42,7 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
       if (a === undefined || b === undefined || !(b > a)) throw commandLineError('--window', `expected from..to, got "${args.window}"`, 'e.g. --window 60s..90s');
       windowS = [a / 1e6, b / 1e6];
     }
+    const progress = new Progress(process.stderr, progressMode(args, process.stderr.isTTY === true));
     const axes = args.vary.map((spec) => parseAxis(spec, steps));
     const points = axes.reduce((n, axis) => n * axis.values.length, 1);
     if (points > MAX_POINTS) throw optionError('--vary', `${points} grid points; at most ${MAX_POINTS}`, 'fewer --steps or values');
@@ -68,8 +72,10 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
       steps,
       windowS,
       parallel,
-      onPoint: process.stderr.isTTY ? (done, total) => process.stderr.write(`\r${done}/${total} points${done === total ? '\n' : ''}`) : undefined,
+      onPoint: (done, total, point) =>
+        progress.status(`point ${done}/${total}: ${point.overrides.slice(args.set.length).join(' ')} ${point.verdict} ${(point.success * 100).toFixed(1)}%`),
     });
+    progress.end();
     process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderSweep(result));
     return ExitCode.Ok;
   },

@@ -1,0 +1,109 @@
+import type { GaugeCatalog } from '../recorder/gauges.ts';
+import type { Histogram } from '../recorder/histograms.ts';
+import type { IntervalResult, RunRecorder } from '../recorder/run-recorder.ts';
+import { clip, segmentMass } from '../schedule/rate-curve.ts';
+import type { Plan } from '../schedule/types.ts';
+import { JsHistogram } from 'hdr-histogram-js';
+
+/*
+ * What a run shows while it lasts: one plain-data snapshot per closed interval, for the CLI's
+ * progress line and the metrics exporter. Built once per interval from the recorder's own figures,
+ * never on the per-request path.
+ */
+
+export type LivePhase = 'warm-up' | 'measured' | 'drain';
+
+export interface LiveInterval {
+  /** The interval as the recorder closed it (warm-up included). */
+  interval: IntervalResult;
+  intervalUs: number;
+  /** End of the interval, µs from run start. */
+  elapsedUs: number;
+  /** Warm-up + measured duration of the plan (the drain comes after). */
+  plannedUs: number;
+  phase: LivePhase;
+  /** Mean rate the schedule asked for over the interval, summed over clients. */
+  askedRps: number;
+  /** Requests sent over the interval, per second. */
+  sentRps: number;
+  /** Measured requests so far (warm-up excluded), cumulative. */
+  totals: LiveTotals;
+  /** Cumulative latency histogram of measured requests, at LATENCY_BOUNDS_US. */
+  latency: LiveLatencyBuckets;
+  /** Every gauge the driver declared so far, by name. */
+  gauges: GaugeCatalog;
+}
+
+export interface LiveTotals {
+  ok: number;
+  /** Failed requests by error reason ("timeout", "dropped", …); reasons never seen are absent. */
+  failedByReason: Readonly<Record<string, number>>;
+  byKind: Readonly<Record<string, { ok: number; failed: number }>>;
+  byClient: Readonly<Record<string, { ok: number; failed: number }>>;
+}
+
+export interface LiveLatencyBuckets {
+  /** Upper bounds, µs, ascending (the +Inf bucket is `count`). */
+  boundsUs: readonly number[];
+  /** Requests with latency ≤ each bound. */
+  cumulative: number[];
+  count: number;
+  sumUs: number;
+}
+
+export type LiveObserver = (live: LiveInterval) => void;
+
+/** 100 µs to 10 s, 1-2.5-5 per decade: wide enough for a cache and for a stalled service. */
+export const LATENCY_BOUNDS_US: readonly number[] = [100, 250, 500, 1e3, 2.5e3, 5e3, 1e4, 2.5e4, 5e4, 1e5, 2.5e5, 5e5, 1e6, 2.5e6, 5e6, 1e7];
+
+export function liveInterval(recorder: RunRecorder, plan: Plan, interval: IntervalResult, gauges: GaugeCatalog): LiveInterval {
+  const startUs = interval.tMs * 1000;
+  const endUs = startUs + recorder.intervalUs;
+  return {
+    interval,
+    intervalUs: recorder.intervalUs,
+    elapsedUs: endUs,
+    plannedUs: plan.totalUs,
+    phase: interval.warmup ? 'warm-up' : startUs >= plan.totalUs ? 'drain' : 'measured',
+    askedRps: askedRps(plan, startUs, endUs),
+    sentRps: (interval.sent * 1e6) / recorder.intervalUs,
+    totals: totalsOf(recorder, plan),
+    latency: latencyBuckets(recorder.all.latency),
+    gauges,
+  };
+}
+
+function askedRps(plan: Plan, fromUs: number, toUs: number): number {
+  let requests = 0;
+  for (const client of plan.clients) for (const s of clip(client.segments, fromUs, toUs)) requests += segmentMass(s);
+  return requests / ((toUs - fromUs) / 1e6);
+}
+
+function totalsOf(recorder: RunRecorder, plan: Plan): LiveTotals {
+  const failedByReason: Record<string, number> = {};
+  recorder.reasons.forEach((reason, code) => {
+    const count = recorder.errorCounts[code] ?? 0;
+    if (code > 0 && count > 0) failedByReason[reason] = count;
+  });
+  const counts = (b: { ok: number; failed: number }) => ({ ok: b.ok, failed: b.failed });
+  return {
+    ok: recorder.ok.ok,
+    failedByReason,
+    byKind: Object.fromEntries(plan.kinds.map((kind, i) => [kind, counts(recorder.byKind[i]!)])),
+    byClient: Object.fromEntries(plan.clients.map((client, i) => [client.name, counts(recorder.byClient[i]!)])),
+  };
+}
+
+/** One pass over the histogram's non-empty buckets (a few thousand at most), once per interval. */
+function latencyBuckets(h: Histogram): LiveLatencyBuckets {
+  // newHistogram builds JavaScript histograms (no WebAssembly): their recorded-values iterator is public.
+  if (!(h instanceof JsHistogram)) throw new Error('live latency buckets need a JsHistogram');
+  const cumulative = LATENCY_BOUNDS_US.map(() => 0);
+  const values = h.recordedValuesIterator;
+  values.reset();
+  while (values.hasNext()) {
+    const step = values.next();
+    for (let b = LATENCY_BOUNDS_US.length - 1; b >= 0 && step.valueIteratedTo <= LATENCY_BOUNDS_US[b]!; b--) cumulative[b]! += step.countAddedInThisIterationStep;
+  }
+  return { boundsUs: LATENCY_BOUNDS_US, cumulative, count: h.totalCount, sumUs: h.totalCount > 0 ? h.mean * h.totalCount : 0 };
+}
