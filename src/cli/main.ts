@@ -13,6 +13,7 @@ import { sweep } from './commands/sweep.ts';
 import { validate } from './commands/validate.ts';
 import { CommandLineError, exitCodeFor } from './errors.ts';
 import { ExitCode } from './exit-codes.ts';
+import { catchInterruptions } from './signals.ts';
 
 /** Parses argv, runs one command, returns the exit code. Errors become codes in one place: errors.ts. */
 export async function main(argv: string[]): Promise<number> {
@@ -52,7 +53,16 @@ function adapt<A>(command: StampedeCommand<A>, setExit: (code: number) => void):
     command: command.command,
     describe: command.describe,
     builder: (y: Argv) => command.builder(y),
-    handler: async (args) => void setExit(await command.run(args)),
+    handler: async (args) => {
+      if (command.ownsSignals) return void setExit(await command.run(args, new AbortController().signal));
+      const interruption = catchInterruptions((text) => process.stderr.write(text));
+      try {
+        const code = await command.run(args, interruption.signal);
+        setExit(interruption.exitCode ?? code);
+      } finally {
+        interruption.dispose();
+      }
+    },
   };
 }
 

@@ -8,7 +8,19 @@ import { buildResult, type RunResult } from '../recorder/result.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { renderSummary } from '../report/summary.ts';
 import type { RunReportInput } from '../report/run-reports.ts';
-import { createRunDir, defaultRunDir, openLatencyLog, readLatencyLogOf, readRunFolder, RUN_FILES, writeAnalysis, writeReports, writeRunFolder } from '../run-folder/index.ts';
+import {
+  ArtifactWriteError,
+  createRunDir,
+  defaultRunDir,
+  keptRunFiles,
+  openLatencyLog,
+  readLatencyLogOf,
+  readRunFolder,
+  RUN_FILES,
+  writeAnalysis,
+  writeReports,
+  writeRunFolder,
+} from '../run-folder/index.ts';
 import { createSchedule } from '../schedule/index.ts';
 
 export interface RunOptions {
@@ -35,7 +47,9 @@ export interface RunOutcome {
 
 /**
  * profile → schedule → driver → recorder → result → analysis → run folder. Whatever the driver
- * measured is written, also when the run was interrupted; result.json first.
+ * measured is written, also when the run was interrupted; result.json first. A disk that stops
+ * taking the interval log stops the run (as an interruption would) and, once whatever fits is
+ * written, throws the ArtifactWriteError that names the log and what was kept.
  */
 export async function runProfile(profile: Profile, options: RunOptions = {}): Promise<RunOutcome> {
   const target = options.target ?? profile.target;
@@ -43,29 +57,39 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   const schedule = createSchedule(profile);
   const startedAt = new Date();
   const dir = createRunDir(options.outDir ?? defaultRunDir(options.reportsRoot ?? 'reports', profile.name, startedAt));
-  const hlog = openLatencyLog(dir);
+  const stop = new AbortController();
+  const stopRun = () => stop.abort();
+  if (options.signal?.aborted) stop.abort();
+  options.signal?.addEventListener('abort', stopRun, { once: true });
+  const hlog = openLatencyLog(dir, stopRun);
   let result: RunResult;
   try {
     const recorder = new RunRecorder(schedule.plan, { intervalUs: options.intervalUs, startTimeMs: startedAt.getTime(), hlog: (chunk) => hlog.write(chunk) });
-    const report = await driver.run({ profile, schedule, recorder, signal: options.signal ?? new AbortController().signal });
+    const report = await driver.run({ profile, schedule, recorder, signal: stop.signal });
     recorder.flush();
     const finishedAt = new Date();
     const wall = { finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() };
     result = buildResult({ profile, plan: schedule.plan, target: driver.target, recorder, driver: report, startedAt: startedAt.toISOString(), wall });
   } finally {
     hlog.close();
+    options.signal?.removeEventListener('abort', stopRun);
   }
   const analysis = analyseRun(result, profile, { plan: schedule.plan });
   const summary = renderSummary(result, analysis);
   writeRunFolder(dir, { result, analysis, profile, summary });
   if (options.reports !== false) await renderReportsInto(dir, { result, analysis, latencyLog: readLatencyLogOf(dir) });
+  if (hlog.failure) throw hlog.failure.keeping(keptRunFiles(dir), 'the run was stopped there');
   return { result, analysis, summary, dir };
 }
 
 /** report.md and report.html of a run; the renderer (and its chart library) loads only here. */
 export async function renderReportsInto(dir: string, input: RunReportInput): Promise<void> {
   const { renderRunReports } = await import('../report/run-reports.ts');
-  writeReports(dir, renderRunReports(input));
+  try {
+    writeReports(dir, renderRunReports(input));
+  } catch (error) {
+    throw error instanceof ArtifactWriteError ? error.keeping(keptRunFiles(dir)) : error;
+  }
 }
 
 /**

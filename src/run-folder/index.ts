@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { Profile } from '../profile/types.ts';
@@ -6,8 +6,10 @@ import { readLatencyLog, type LoggedInterval } from '../recorder/latency-log.ts'
 import type { RunResult } from '../recorder/result.ts';
 import { LogStream, writeFileAtomic } from './atomic.ts';
 import { profileFromJson, profileToJson } from './profile-json.ts';
+import { ArtifactWriteError, asWriteError, isOutOfSpace } from './write-errors.ts';
 
 export { writeFileAtomic } from './atomic.ts';
+export { ArtifactWriteError } from './write-errors.ts';
 
 /*
  * A run folder, the one place that knows its layout. result.json (what was measured) is written
@@ -36,13 +38,22 @@ export function defaultRunDir(root: string, profileName: string, startedAt: Date
 }
 
 export function createRunDir(dir: string): string {
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw asWriteError(dir, error);
+  }
   return dir;
 }
 
-/** The interval log, streamed while the run lasts. */
-export function openLatencyLog(dir: string): LogStream {
-  return new LogStream(join(dir, RUN_FILES.latencyLog));
+/** The interval log, streamed while the run lasts; `onFailure` when the disk stops taking it (see LogStream). */
+export function openLatencyLog(dir: string, onFailure?: (failure: ArtifactWriteError) => void): LogStream {
+  return new LogStream(join(dir, RUN_FILES.latencyLog), onFailure);
+}
+
+/** The run folder's files on disk now, in RUN_FILES order: what a failed write kept. */
+export function keptRunFiles(dir: string): string[] {
+  return Object.values(RUN_FILES).filter((name) => existsSync(join(dir, name)));
 }
 
 export interface RenderedReports {
@@ -58,8 +69,37 @@ export interface RunFolderContents {
   reports?: RenderedReports;
 }
 
+/**
+ * result.json first: on a full disk, the interval log gives way to it (a log without its result
+ * cannot be reported on; a result without its log can). A file the disk refuses throws an
+ * ArtifactWriteError that lists what the folder kept.
+ */
 export function writeRunFolder(dir: string, contents: RunFolderContents): void {
-  writeJson(join(dir, RUN_FILES.result), contents.result);
+  try {
+    writeResult(dir, contents.result);
+    writeFolderRest(dir, contents);
+  } catch (error) {
+    throw error instanceof ArtifactWriteError ? error.keeping(keptRunFiles(dir)) : error;
+  }
+}
+
+function writeResult(dir: string, result: RunResult): void {
+  const path = join(dir, RUN_FILES.result);
+  try {
+    writeJson(path, result);
+  } catch (error) {
+    const log = join(dir, RUN_FILES.latencyLog);
+    if (!(error instanceof ArtifactWriteError) || !isOutOfSpace(error) || !existsSync(log)) throw error;
+    rmSync(log, { force: true });
+    try {
+      writeJson(path, result);
+    } catch (again) {
+      throw again instanceof ArtifactWriteError ? again.keeping([], 'latency.hlog was removed to make room, in vain') : again;
+    }
+  }
+}
+
+function writeFolderRest(dir: string, contents: RunFolderContents): void {
   writeJson(join(dir, RUN_FILES.analysis), contents.analysis);
   writeFileAtomic(join(dir, RUN_FILES.profile), profileToJson(contents.profile));
   writeFileAtomic(join(dir, RUN_FILES.summary), contents.summary);

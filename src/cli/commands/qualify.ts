@@ -19,8 +19,8 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'qualify <profile>',
   describe: 'step the offered rate until the SLO breaks: capacity, knee, headroom, failover (N+1)',
   builder,
-  async run(args) {
-    const [input, { qualify }, { defaultRunDir }, { formatUs }, { writeQualificationReports }] = await Promise.all([
+  async run(args, signal) {
+    const [input, { qualify }, { defaultRunDir, writeReports }, { formatUs }, { renderQualificationReports }] = await Promise.all([
       import('../input.ts'),
       import('../../qualify/qualify.ts'),
       import('../../run-folder/index.ts'),
@@ -33,32 +33,27 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
     const warmupUs = input.durationOption('--warmup', args.warmup, true);
     const intervalUs = input.durationOption('--interval', args.interval);
     const outDir = args.out ?? defaultRunDir('reports', profile.name, new Date()).replace(/([^/]+)$/, 'qualify-$1');
-    const abort = new AbortController();
-    const onSignal = () => abort.abort();
-    process.once('SIGINT', onSignal);
-    try {
-      const q = await qualify(profile, {
-        outDir,
-        target,
-        stepUs,
-        warmupUs,
-        intervalUs,
-        growth: args.growth,
-        resolution: args.resolution,
-        maxSteps: args.maxSteps,
-        ...(args.start !== undefined && { startRps: args.start }),
-        signal: abort.signal,
-        onStep: (s, i) => {
-          if (!args.quiet)
-            process.stderr.write(`step ${i + 1}: ${s.askedRps} rps → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${s.pass ? 'pass' : 'FAIL'}\n`);
-        },
-      });
-      const { markdown } = writeQualificationReports(outDir, q);
-      process.stdout.write(args.quiet ? `${outDir}\n` : `${markdown}\nwritten to ${outDir}/\n`);
-      if (abort.signal.aborted) return ExitCode.Interrupted;
-      return q.verdict === 'PASS' ? ExitCode.Ok : ExitCode.SloFailed;
-    } finally {
-      process.off('SIGINT', onSignal);
-    }
+    const q = await qualify(profile, {
+      outDir,
+      target,
+      stepUs,
+      warmupUs,
+      intervalUs,
+      growth: args.growth,
+      resolution: args.resolution,
+      maxSteps: args.maxSteps,
+      ...(args.start !== undefined && { startRps: args.start }),
+      signal,
+      onStep: (s, i) => {
+        if (args.quiet) return;
+        const judged = s.interrupted ? 'interrupted: not judged' : s.pass ? 'pass' : 'FAIL';
+        process.stderr.write(`step ${i + 1}: ${s.askedRps} rps → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${judged}\n`);
+      },
+    });
+    const reports = renderQualificationReports(q);
+    writeReports(outDir, reports);
+    process.stdout.write(args.quiet ? `${outDir}\n` : `${reports.markdown}\nwritten to ${outDir}/\n`);
+    if (q.interrupted) return ExitCode.Interrupted;
+    return q.verdict === 'PASS' ? ExitCode.Ok : ExitCode.SloFailed;
   },
 };

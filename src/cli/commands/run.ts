@@ -15,23 +15,14 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'run <profile>',
   describe: 'run a profile and write reports/<profile>/<time>/',
   builder,
-  async run(args) {
+  async run(args, signal) {
     const [{ durationOption, loadProfileWithSample, targetOption }, { runProfile }] = await Promise.all([import('../input.ts'), import('../../pipeline/run.ts')]);
     const target = targetOption(args.target);
     const overrides = args.seed === undefined ? args.set : [...args.set, `seed=${args.seed}`];
     const profile = await loadProfileWithSample(args.profile, overrides, args.productionSample);
     const intervalUs = durationOption('--interval', args.interval);
-    const abort = new AbortController();
-    const onSignal = () => abort.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-    try {
-      const { analysis, summary, dir } = await runProfile(profile, { outDir: args.out, target, intervalUs, signal: abort.signal, workers: args.workers });
-      process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${analysis.verdict}\n`);
-      return exitCodeOf(analysis);
-    } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
+    const { analysis, summary, dir } = await runProfile(profile, { outDir: args.out, target, intervalUs, signal, workers: args.workers });
+    process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${analysis.verdict}\n`);
+    return exitCodeOf(analysis);
   },
 };

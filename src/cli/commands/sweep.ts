@@ -15,7 +15,7 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'sweep <profile>',
   describe: 'run the model over a grid of one or two parameters and report where the system recovers',
   builder,
-  async run(args) {
+  async run(args, signal) {
     const [{ sweep, renderSweep }, { loadProfile }, { commandLineError }, { parseDurationUs }] = await Promise.all([
       import('../../sweep/sweep.ts'),
       import('../../profile/load.ts'),
@@ -37,9 +37,10 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
       steps: args.steps,
       windowS,
       parallel: args.parallel,
+      signal,
       onPoint: process.stderr.isTTY ? (done, total) => process.stderr.write(`\r${done}/${total} points${done === total ? '\n' : ''}`) : undefined,
     });
     process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderSweep(result));
-    return ExitCode.Ok;
+    return result.partial ? ExitCode.Interrupted : ExitCode.Ok;
   },
 };
