@@ -26,18 +26,18 @@ export interface Interruption {
  * stops its traffic and writes what it measured); the listeners stay until `dispose`, so a second
  * Ctrl-C does not kill the process half-way through writing its files.
  */
-export function catchInterruptions(stderr: (text: string) => void, exit: (code: number) => void = (code) => process.exit(code)): Interruption {
+export function catchInterruptions(stderr: (text: string) => void, exit: (code: number) => void = (code) => process.exit(code), graceMs = WRITE_GRACE_MS): Interruption {
   const abort = new AbortController();
   let first: { name: HandledSignal; atMs: number } | undefined;
   const onSignal = (name: HandledSignal) => {
     if (!first) {
       first = { name, atMs: Date.now() };
-      stderr(`stampede: ${name}: stopping, writing what was measured (a second signal in the next ${WRITE_GRACE_MS / 1000} s is ignored)\n`);
+      stderr(`stampede: ${name}: stopping, writing what was measured (a second signal in the next ${graceMs / 1000} s is ignored)\n`);
       abort.abort();
       return;
     }
     const waitedMs = Date.now() - first.atMs;
-    if (waitedMs < WRITE_GRACE_MS) {
+    if (waitedMs < graceMs) {
       stderr(`stampede: ${name} ignored: still writing the results\n`);
       return;
     }

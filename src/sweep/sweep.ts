@@ -105,8 +105,9 @@ export function renderSweep(r: SweepResult): string {
   r.hiddenCapacity.forEach((h, i) => {
     const where = h.column === null ? '' : ` at ${h.column}`;
     const vul = r.vulnerable[i]!.values;
+    const none = r.partial ? 'no recovery among the points run' : 'did not recover even at the lowest value';
     lines.push(
-      `${first!.path}${where}: ${h.value === null ? 'did not recover even at the lowest value' : `recovers up to ${h.value} (hidden capacity)`}; vulnerable: ${vul.length === 0 ? 'none in range' : vul.join(', ')}`,
+      `${first!.path}${where}: ${h.value === null ? none : `recovers up to ${h.value} (hidden capacity)`}; vulnerable: ${vul.length === 0 ? 'none in range' : vul.join(', ')}`,
     );
   });
   return `${lines.join('\n')}\n`;

@@ -30,6 +30,7 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
     }
     // Fail on a bad profile before starting workers.
     await loadProfile(args.profile, args.set);
+    process.stderr.write('sweep: running the grid (Ctrl-C stops it and prints the points done)\n');
     const result = await sweep({
       profilePath: args.profile,
       vary: args.vary,
