@@ -78,7 +78,11 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   const summary = renderSummary(result, analysis);
   writeRunFolder(dir, { result, analysis, profile, summary });
   if (options.reports !== false) await renderReportsInto(dir, { result, analysis, latencyLog: readLatencyLogOf(dir) });
-  if (hlog.failure) throw hlog.failure.keeping(keptRunFiles(dir), 'the run was stopped there');
+  if (hlog.failure) {
+    const kept = keptRunFiles(dir);
+    const log = kept.includes(RUN_FILES.latencyLog) ? 'its whole intervals are kept' : 'it was then removed to make room for result.json';
+    throw hlog.failure.keeping(kept, `the run was stopped there (${log})`);
+  }
   return { result, analysis, summary, dir };
 }
 

@@ -13,7 +13,7 @@ export function writeFileAtomic(path: string, text: string): void {
   try {
     const fd = openSync(temporary, 'w');
     try {
-      writeSync(fd, text);
+      writeAll(fd, Buffer.from(text));
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -23,6 +23,14 @@ export function writeFileAtomic(path: string, text: string): void {
     removeQuietly(temporary);
     throw asWriteError(path, error);
   }
+}
+
+/**
+ * A nearly full disk takes part of a write and reports no error: only the next write fails. One
+ * writeSync is not enough — a file renamed after a short write would be whole-looking and cut.
+ */
+function writeAll(fd: number, buffer: Buffer): void {
+  for (let offset = 0; offset < buffer.length; ) offset += writeSync(fd, buffer, offset);
 }
 
 /** Removing a file needs no space; on a read-only disk there is nothing to remove. */
@@ -64,8 +72,8 @@ export class LogStream {
     if (this.fd === undefined) return;
     const buffer = Buffer.from(chunk);
     try {
-      // A full disk can take part of a write before it refuses the rest: loop, then count only whole chunks.
-      for (let offset = 0; offset < buffer.length; ) offset += writeSync(this.fd, buffer, offset);
+      // Counted only once whole: a write the disk refuses half-way is cut off again in stop().
+      writeAll(this.fd, buffer);
       this.bytes += buffer.length;
     } catch (error) {
       const failure = asWriteError(this.path, error);

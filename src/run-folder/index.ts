@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { Profile } from '../profile/types.ts';
 import { readLatencyLog, type LoggedInterval } from '../recorder/latency-log.ts';
@@ -41,9 +41,21 @@ export function createRunDir(dir: string): string {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
-    throw asWriteError(dir, error);
+    throw asWriteError(dir, (error as NodeJS.ErrnoException).code === 'ENOENT' ? mkdirErrorOf(dir, error) : error);
   }
   return dir;
+}
+
+/** Node's recursive mkdir reports a read-only disk as ENOENT: the first missing folder, made alone, tells the real error. */
+function mkdirErrorOf(dir: string, error: unknown): unknown {
+  let missing = dir;
+  while (!existsSync(dirname(missing))) missing = dirname(missing);
+  try {
+    mkdirSync(missing);
+  } catch (real) {
+    return real;
+  }
+  return error;
 }
 
 /** The interval log, streamed while the run lasts; `onFailure` when the disk stops taking it (see LogStream). */
