@@ -6,7 +6,8 @@ import { loadProfile } from '../src/profile/index.ts';
 import { qualify } from '../src/qualify/qualify.ts';
 import type { Qualification } from '../src/analysis/qualification.ts';
 import type { RunResult } from '../src/recorder/result.ts';
-import { writeQualificationReports } from '../src/report/qualification-report.ts';
+import { renderQualificationReports } from '../src/report/qualification-report.ts';
+import { writeReports } from '../src/run-folder/index.ts';
 
 /** The incident profiles whose reports are committed under reports/examples/. */
 export const EXAMPLE_PROFILES = ['viral-hot-key', 'sudden-spike', 'black-friday', 'bluesky-20k-batch'] as const;
@@ -38,7 +39,7 @@ export async function buildExample(name: string, outRoot: string, profilesDir = 
     const q = await qualify(profile, { outDir: join(scratch, 'qualify'), ...EXAMPLE_STEP });
     const fixed: Qualification = { ...q, startedAt: FIXED_TIME, wall: { finishedAt: FIXED_TIME, elapsedMs: 0 } };
     writeFileSync(join(qualifyDir, 'qualification.json'), `${JSON.stringify(fixed, null, 2)}\n`);
-    writeQualificationReports(qualifyDir, fixed);
+    writeReports(qualifyDir, renderQualificationReports(fixed));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

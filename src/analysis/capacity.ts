@@ -2,8 +2,13 @@ import { KNEE_FACTOR } from './limits.ts';
 import { formatUs } from '../analysis/format.ts';
 import type { CapacityAnalysis, Knee, Limit, StepOutcome } from './qualification.ts';
 
+/** The steps a qualification judges: every one that ran to its end (a step cut short by a signal is not evidence). */
+export function completeSteps(steps: readonly StepOutcome[]): StepOutcome[] {
+  return steps.filter((s) => s.interrupted !== true);
+}
+
 /**
- * Capacity, knee, limit and headroom from the measured steps. Pure. `dataCentres` ≥ 2 adds the
+ * Capacity, knee, limit and headroom from the measured steps (the complete ones only). Pure. `dataCentres` ≥ 2 adds the
  * failover (N+1) check: when one of N data centres fails, its traffic spreads over the other N − 1,
  * so each must carry peak × N / (N − 1).
  */
@@ -26,7 +31,9 @@ export function analyseCapacity(steps: readonly StepOutcome[], expectedPeakRps: 
 }
 
 export function findKnee(steps: readonly StepOutcome[]): Knee | undefined {
-  const sorted = [...steps].filter((s) => s.requests > 0).sort((a, b) => a.askedRps - b.askedRps);
+  const sorted = completeSteps(steps)
+    .filter((s) => s.requests > 0)
+    .sort((a, b) => a.askedRps - b.askedRps);
   const base = sorted[0]?.latencyUs.p99;
   if (base === undefined) return undefined;
   for (let i = 1; i < sorted.length; i++) {
@@ -40,7 +47,7 @@ export function findKnee(steps: readonly StepOutcome[]): Knee | undefined {
 
 /** The lowest step where the generator fell short, else the lowest failing step (the target's limit). */
 export function findLimit(steps: readonly StepOutcome[]): Limit | undefined {
-  const sorted = [...steps].sort((a, b) => a.askedRps - b.askedRps);
+  const sorted = completeSteps(steps).sort((a, b) => a.askedRps - b.askedRps);
   const generator = sorted.find((s) => s.generatorLimited);
   const target = sorted.find((s) => !s.pass);
   if (generator && (!target || generator.askedRps <= target.askedRps)) {
@@ -51,8 +58,9 @@ export function findLimit(steps: readonly StepOutcome[]): Limit | undefined {
   return { by: 'target', rps: target.askedRps, detail };
 }
 
-/** The highest passing rate below the lowest failing one, and that failing rate. */
-export function bracket(steps: readonly StepOutcome[]): { pass?: number; fail?: number } {
+/** The highest passing rate below the lowest failing one, and that failing rate (complete steps only). */
+export function bracket(all: readonly StepOutcome[]): { pass?: number; fail?: number } {
+  const steps = completeSteps(all);
   let fail: number | undefined;
   for (const s of steps) if (!s.pass && (fail === undefined || s.askedRps < fail)) fail = s.askedRps;
   let pass: number | undefined;

@@ -19,6 +19,8 @@ export interface Snapshot extends ComparableRun {
   profileName: string;
   verdict: string;
   kind: 'run' | 'qualification';
+  /** Cut short by a signal (or a full disk): partial figures, never a baseline or a trend point. */
+  interrupted: boolean;
   /** p99 of the measured latency (for a qualification: of the step nearest the expected peak), µs. */
   p99Us?: number | undefined;
   capacityRps?: number | undefined;

@@ -21,6 +21,11 @@ export interface StepOutcome {
   durationMs: number;
   /** The step's run folder, relative to the qualification folder. */
   dir: string;
+  /**
+   * The step was cut short (SIGINT, SIGTERM): recorded as run, but never judged — it is left out of
+   * the capacity search, the knee and the limit. Absent when the step ran to its end.
+   */
+  interrupted?: true;
 }
 
 export interface Knee {
@@ -61,6 +66,11 @@ export interface Qualification extends CapacityAnalysis {
   peakSource: 'production.peakRps' | 'profile peak';
   step: { durationMs: number; warmupMs: number };
   steps: StepOutcome[];
+  /**
+   * The qualification was stopped before its search finished: its capacity comes from the complete
+   * steps only, and its verdict is INVALID (a qualification cut short cannot pass).
+   */
+  interrupted: boolean;
   /** The SLO's unscoped p99 limit, µs, drawn on the capacity curve. */
   sloP99Us?: number;
   verdict: QualificationVerdict;

@@ -10,7 +10,13 @@ export interface StampedeCommand<A> {
   command: string;
   describe: string;
   builder(yargs: Argv): Argv<A>;
-  run(args: ArgumentsCamelCase<A>): Promise<number>;
+  /**
+   * `signal` aborts on SIGINT or SIGTERM: the command stops its traffic and writes what it has; the
+   * exit code then becomes 130 or 143 (main.ts).
+   */
+  run(args: ArgumentsCamelCase<A>, signal: AbortSignal): Promise<number>;
+  /** The command stops on a signal as its normal end (serve): no interruption handling, no 130/143. */
+  ownsSignals?: true;
 }
 
 /** The parsed options a builder declares, e.g. ArgsOf<typeof builder>. */

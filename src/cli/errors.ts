@@ -1,6 +1,7 @@
 import { RunStartError } from '../driver/errors.ts';
 import { ProfileError, formatProfileError } from '../profile/issues.ts';
 import { TargetError } from '../profile/target.ts';
+import { ArtifactWriteError } from '../run-folder/write-errors.ts';
 import { ExitCode } from './exit-codes.ts';
 
 /** A command line that cannot run (an unknown option, a missing argument, a bad value): bad input, exit 2. */
@@ -13,7 +14,7 @@ export const COMMAND_LINE = '<command line>';
 
 /**
  * The one place that turns an error into an exit code and a message on stderr: bad input 2, could
- * not start 3, anything else is a bug (70) — one line, and the stack only with STAMPEDE_DEBUG set.
+ * not start or could not write its files 3, anything else is a bug (70) — one line, and the stack only with STAMPEDE_DEBUG set.
  * A command-line mistake is one line naming the option; a profile's problems are one block each.
  */
 export function exitCodeFor(error: unknown, stderr: (text: string) => void, debug = false): number {
@@ -31,6 +32,11 @@ export function exitCodeFor(error: unknown, stderr: (text: string) => void, debu
   }
   if (error instanceof RunStartError) {
     stderr(`stampede: could not start: ${oneLine(error.message)}\n`);
+    return ExitCode.CouldNotStart;
+  }
+  // A full or read-only disk is the machine's state, not a bug: the file, the reason, what was kept.
+  if (error instanceof ArtifactWriteError) {
+    stderr(`stampede: ${error.message}\n`);
     return ExitCode.CouldNotStart;
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -6,12 +6,17 @@ export const ExitCode = {
   SloFailed: 1,
   /** Bad profile, bad override, bad target or a remote host not allowed, bad command line (an unknown option, a value out of range): before any traffic. */
   InvalidInput: 2,
-  /** The run could not start (no connection to any server of the target before the clock, a worker that died, a port in use, …). */
+  /**
+   * The run could not start (no connection to any server of the target before the clock, a worker that died, a port in use, …), or its
+   * files could not be written (disk full, read-only file system): the message names the file.
+   */
   CouldNotStart: 3,
   /** A bug in stampede (EX_SOFTWARE of sysexits.h): one line on stderr, the stack with STAMPEDE_DEBUG=1. */
   InternalError: 70,
-  /** Interrupted (Ctrl-C): what was measured is written; the SLO verdict is not trusted. */
+  /** Interrupted (Ctrl-C, SIGINT): what was measured is written; the verdict cannot be PASS. */
   Interrupted: 130,
+  /** Terminated (SIGTERM, 128 + 15): as Interrupted. */
+  Terminated: 143,
 } as const;
 
 /**

@@ -14,6 +14,7 @@ import { validate } from './commands/validate.ts';
 import { CommandLineError, exitCodeFor } from './errors.ts';
 import { checkOptionValues, type DeclaredOptions, describeParseFailure } from './options.ts';
 import { ExitCode } from './exit-codes.ts';
+import { catchInterruptions } from './signals.ts';
 
 /** Every command, for the messages about a command line that names none or a wrong one. */
 const COMMANDS: readonly { command: string }[] = [run, validate, lint, qualify, sweep, report, compare, history, serve, schema];
@@ -66,7 +67,14 @@ function adapt<A>(command: StampedeCommand<A>, setExit: (code: number) => void, 
     handler: async (args) => {
       const options = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([key]) => !positionals.has(key)));
       checkOptionValues(options, declared, argv);
-      setExit(await command.run(args));
+      if (command.ownsSignals) return void setExit(await command.run(args, new AbortController().signal));
+      const interruption = catchInterruptions((text) => process.stderr.write(text));
+      try {
+        const code = await command.run(args, interruption.signal);
+        setExit(interruption.exitCode ?? code);
+      } finally {
+        interruption.dispose();
+      }
     },
   };
 }

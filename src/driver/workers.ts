@@ -72,7 +72,7 @@ function mergeReports(outputs: WorkerOutput[]): DriverReport {
   const first = outputs[0]!.report;
   const transports = outputs.flatMap((o) => (o.report.transport ? [o.report.transport] : []));
   return {
-    elapsedUs: Math.max(...outputs.map((o) => o.report.elapsedUs)),
+    elapsedUs: outputs.reduce((max, o) => Math.max(max, o.report.elapsedUs), 0),
     interrupted: outputs.some((o) => o.report.interrupted),
     loop: first.loop,
     gauges: [...new Map(outputs.flatMap((o) => o.report.gauges).map((g) => [g.name, g])).values()],

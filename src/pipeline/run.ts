@@ -10,9 +10,11 @@ import { RunRecorder } from '../recorder/run-recorder.ts';
 import { renderSummary } from '../report/summary.ts';
 import type { RunReportInput } from '../report/run-reports.ts';
 import {
+  ArtifactWriteError,
   createNewRunDir,
   createRunDir,
   defaultRunDir,
+  keptRunFiles,
   openLatencyLog,
   readLatencyLogOf,
   readRunFolder,
@@ -50,7 +52,9 @@ export interface RunOutcome {
 
 /**
  * profile → schedule → driver → recorder → result → analysis → run folder. Whatever the driver
- * measured is written, also when the run was interrupted; result.json first.
+ * measured is written, also when the run was interrupted; result.json first. A disk that stops
+ * taking the interval log stops the run (as an interruption would) and, once whatever fits is
+ * written, throws the ArtifactWriteError that names the log and what was kept.
  */
 export async function runProfile(profile: Profile, options: RunOptions = {}): Promise<RunOutcome> {
   const target = options.target ?? profile.target;
@@ -58,7 +62,11 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   const schedule = createSchedule(profile);
   const startedAt = new Date();
   const dir = options.outDir !== undefined ? createRunDir(options.outDir) : createNewRunDir(defaultRunDir(options.reportsRoot ?? 'reports', profile.name, startedAt));
-  const hlog = openLatencyLog(dir);
+  const stop = new AbortController();
+  const stopRun = () => stop.abort();
+  if (options.signal?.aborted) stop.abort();
+  options.signal?.addEventListener('abort', stopRun, { once: true });
+  const hlog = openLatencyLog(dir, stopRun);
   let result: RunResult;
   try {
     let gauges: GaugeCatalog = {};
@@ -70,25 +78,35 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
       ...(observer && { onInterval: (interval) => observer(liveInterval(recorder, schedule.plan, interval, gauges)) }),
     });
     const declareGauges = (specs: Parameters<typeof gaugeCatalog>[0]) => void (gauges = gaugeCatalog(specs));
-    const report = await driver.run({ profile, schedule, recorder, signal: options.signal ?? new AbortController().signal, declareGauges });
+    const report = await driver.run({ profile, schedule, recorder, signal: stop.signal, declareGauges });
     recorder.flush();
     const finishedAt = new Date();
     const wall = { finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() };
     result = buildResult({ profile, plan: schedule.plan, target: driver.target, recorder, driver: report, startedAt: startedAt.toISOString(), wall });
   } finally {
     hlog.close();
+    options.signal?.removeEventListener('abort', stopRun);
   }
   const analysis = analyseRun(result, profile, { plan: schedule.plan });
   const summary = renderSummary(result, analysis);
   writeRunFolder(dir, { result, analysis, profile, summary });
   if (options.reports !== false) await renderReportsInto(dir, { result, analysis, latencyLog: readLatencyLogOf(dir) });
+  if (hlog.failure) {
+    const kept = keptRunFiles(dir);
+    const log = kept.includes(RUN_FILES.latencyLog) ? 'its whole intervals are kept' : 'it was then removed to make room for result.json';
+    throw hlog.failure.keeping(kept, `the run was stopped there (${log})`);
+  }
   return { result, analysis, summary, dir };
 }
 
 /** report.md and report.html of a run; the renderer (and its chart library) loads only here. */
 export async function renderReportsInto(dir: string, input: RunReportInput): Promise<void> {
   const { renderRunReports } = await import('../report/run-reports.ts');
-  writeReports(dir, renderRunReports(input));
+  try {
+    writeReports(dir, renderRunReports(input));
+  } catch (error) {
+    throw error instanceof ArtifactWriteError ? error.keeping(keptRunFiles(dir)) : error;
+  }
 }
 
 /**

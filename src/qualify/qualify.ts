@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
-import { analyseCapacity } from '../analysis/capacity.ts';
+import { analyseCapacity, completeSteps } from '../analysis/capacity.ts';
 import { STABLE_TAIL_SAMPLES } from '../analysis/limits.ts';
 import { QUALIFICATION_SCHEMA, type Qualification, type StepOutcome } from '../analysis/qualification.ts';
 import { qualificationVerdict } from '../analysis/qualification-verdict.ts';
@@ -63,6 +63,7 @@ export function stepOutcome(result: RunResult, analysis: RunAnalysis, dir: strin
     generatorLimited: analysis.generator?.saturated === true || fellShort(result),
     durationMs: result.durationMs,
     dir,
+    ...(result.interrupted && { interrupted: true }),
   };
 }
 
@@ -78,7 +79,8 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
   const steps: StepOutcome[] = [];
   const results: RunResult[] = [];
   mkdirSync(options.outDir, { recursive: true });
-  for (let rate = nextRate(steps, search); rate !== undefined && !options.signal?.aborted; rate = nextRate(steps, search)) {
+  let rate = nextRate(steps, search);
+  for (; rate !== undefined && !options.signal?.aborted; rate = nextRate(steps, search)) {
     const dir = join('steps', `${String(steps.length + 1).padStart(2, '0')}-${rate}rps`);
     const shares = sliceShares(stepProfile(profile, rate, options));
     const { result, analysis } = await runProfile(stepProfile(profile, rate, { ...options, stepUs: stepDurationUs(profile, rate, options.stepUs, shares) }), {
@@ -94,11 +96,14 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
     results.push(result);
     options.onStep?.(step, steps.length - 1);
   }
+  // Stopped with steps still to run, or with a step cut short: only the complete steps are judged.
+  const interrupted = rate !== undefined || steps.some((s) => s.interrupted);
   const analysis = analyseCapacity(steps, expectedPeakRps, profile.production?.dataCentres);
   // Warm-up and run-length flags judge the steps as run, so the profile rules see a step's shape.
   const asRun = { ...stepProfile(profile, expectedPeakRps, options), target: options.target ?? profile.target };
   const flags = qualificationFlags(asRun, steps, results, analysis.failover !== undefined);
-  const { verdict, reasons } = qualificationVerdict(analysis, flags);
+  const cut = steps.find((s) => s.interrupted);
+  const { verdict, reasons } = qualificationVerdict(analysis, flags, interrupted ? { completeSteps: completeSteps(steps).length, cutStepRps: cut?.askedRps } : undefined);
   const finishedAt = new Date();
   const qualification: Qualification = {
     schema: QUALIFICATION_SCHEMA,
@@ -109,6 +114,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
     peakSource: profile.production?.peakRps !== undefined ? 'production.peakRps' : 'profile peak',
     step: { durationMs: options.stepUs / 1000, warmupMs: options.warmupUs / 1000 },
     steps,
+    interrupted,
     ...(sloP99Us(profile) !== undefined && { sloP99Us: sloP99Us(profile) }),
     verdict,
     reasons,
@@ -126,9 +132,10 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
  * generator). Profile flags are judged on the qualified profile itself.
  */
 function qualificationFlags(profile: Profile, steps: readonly StepOutcome[], results: readonly RunResult[], failoverComputed: boolean): RealismFlag[] {
-  const atCapacity = [...steps.keys()].filter((i) => steps[i]!.pass).sort((a, b) => steps[b]!.askedRps - steps[a]!.askedRps)[0];
+  const atCapacity = [...steps.keys()].filter((i) => steps[i]!.pass && !steps[i]!.interrupted).sort((a, b) => steps[b]!.askedRps - steps[a]!.askedRps)[0];
   const measured: RealismFlag[] = [];
   results.forEach((result, i) => {
+    if (steps[i]!.interrupted) return; // a step cut short is no evidence, for or against
     const input = { profile, result };
     for (const rule of RESULT_RULES) {
       for (const f of rule(input)) {

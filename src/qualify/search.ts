@@ -1,5 +1,5 @@
 import { roundSignificant } from '../profile/units.ts';
-import { bracket } from '../analysis/capacity.ts';
+import { bracket, completeSteps } from '../analysis/capacity.ts';
 import type { StepOutcome } from '../analysis/qualification.ts';
 
 /** How the offered rate is stepped: grow geometrically until the SLO breaks, then bisect the bracket. */
@@ -21,7 +21,10 @@ export interface SearchOptions {
 export function nextRate(steps: readonly StepOutcome[], options: SearchOptions): number | undefined {
   if (steps.length === 0) return roundSignificant(options.startRps, 3);
   if (steps.length >= options.maxSteps) return undefined;
-  if (steps.some((s) => s.generatorLimited)) return undefined;
+  // A step cut short is no evidence: with none complete, the search starts again.
+  const complete = completeSteps(steps);
+  if (complete.length === 0) return roundSignificant(options.startRps, 3);
+  if (complete.some((s) => s.generatorLimited)) return undefined;
   const { pass, fail } = bracket(steps);
   if (fail === undefined) return roundSignificant(pass! * options.growth, 3);
   if (pass === undefined) {

@@ -95,7 +95,8 @@ export function mergeRecorderParts(into: RunRecorder, parts: readonly RecorderPa
     part.byClient.forEach((b, i) => into.byClient[i] && addBreakdown(into.byClient[i], b));
     into.serviceTime.add(decodeFromCompressedBase64(part.serviceTime));
   }
-  const count = Math.max(0, ...parts.map((p) => p.intervals.length));
+  let count = 0;
+  for (const part of parts) count = Math.max(count, part.intervals.length);
   for (let i = 0; i < count; i++) {
     const latency: Histogram = newHistogram();
     let merged: IntervalResult | undefined;

@@ -4,6 +4,7 @@ import { formatUs } from '../analysis/format.ts';
 import type { IntervalResult } from '../recorder/run-recorder.ts';
 import type { LoggedInterval } from '../recorder/latency-log.ts';
 import { specOf, type GaugeCatalog, type GaugeFamily, type GaugeUnit } from '../recorder/gauges.ts';
+import { downsample } from './downsample.ts';
 
 /*
  * Chart options (pure data) and their server-side SVG rendering with echarts: the report carries
@@ -52,9 +53,9 @@ export function throughputChart(intervals: readonly IntervalResult[], intervalMs
     xAxis: timeAxis,
     yAxis: { type: 'value', name: 'req/s', ...yName },
     series: [
-      { name: 'sent', type: 'line', showSymbol: false, data: intervals.map((i) => [seconds(i.tMs), perSecond(i.sent)]) },
-      { name: 'ok', type: 'line', showSymbol: false, data: intervals.map((i) => [seconds(i.tMs), perSecond(i.ok)]) },
-      { name: 'failed', type: 'line', showSymbol: false, data: intervals.map((i) => [seconds(i.tMs), perSecond(i.failed + i.dropped)]) },
+      { name: 'sent', type: 'line', showSymbol: false, data: downsample(intervals.map((i) => [seconds(i.tMs), perSecond(i.sent)])) },
+      { name: 'ok', type: 'line', showSymbol: false, data: downsample(intervals.map((i) => [seconds(i.tMs), perSecond(i.ok)])) },
+      { name: 'failed', type: 'line', showSymbol: false, data: downsample(intervals.map((i) => [seconds(i.tMs), perSecond(i.failed + i.dropped)])) },
     ],
   };
 }
@@ -65,7 +66,7 @@ export function latencyOverTimeChart(intervals: readonly IntervalResult[]): Char
     name,
     type: 'line',
     showSymbol: false,
-    data: intervals.filter((i) => i.ok + i.failed > 0).map((i) => [seconds(i.tMs), Math.max(1, pick(i)) / 1000]),
+    data: downsample(intervals.filter((i) => i.ok + i.failed > 0).map((i): [number, number] => [seconds(i.tMs), Math.max(1, pick(i)) / 1000])),
   });
   return {
     title: { text: 'Latency over time (from intended send)', left: 'center', textStyle: { fontSize: 13 } },
@@ -153,7 +154,7 @@ export function percentileSpectrumChart(series: { name: string; points: { percen
       name: 'percentile',
       logBase: 10,
       min: 1,
-      max: Math.max(10, ...series.flatMap((s) => s.points.filter((p) => p.percentile < 100).map((p) => x(p.percentile)))),
+      max: highestX(series, x),
       axisLabel: { formatter: (v: number) => (v <= 1 ? '0%' : `${Number((100 * (1 - 1 / v)).toPrecision(6))}%`) },
     },
     yAxis: { type: 'log', name: 'ms', logBase: 10, ...yName },
@@ -165,6 +166,13 @@ export function percentileSpectrumChart(series: { name: string; points: { percen
       data: s.points.filter((p) => p.percentile < 100).map((p) => [x(p.percentile), Math.max(1, p.valueUs) / 1000]),
     })),
   };
+}
+
+/** The spectrum's x axis end: the highest 1/(1 − p) drawn, at least 10 (a loop: a spread would put every point on the stack). */
+function highestX(series: readonly { points: readonly { percentile: number }[] }[], x: (p: number) => number): number {
+  let max = 10;
+  for (const s of series) for (const p of s.points) if (p.percentile < 100) max = Math.max(max, x(p.percentile));
+  return max;
 }
 
 /** The chart of each gauge family, in the order a reader looks for the cause of a collapse. */
@@ -212,7 +220,7 @@ function gaugeChart(title: string, intervals: readonly IntervalResult[], members
       type: 'line',
       showSymbol: false,
       yAxisIndex: Math.max(0, units.indexOf(unitOf(key))),
-      data: intervals.filter((i) => i.gauges[key] !== undefined).map((i) => [seconds(i.tMs), i.gauges[key]!]),
+      data: downsample(intervals.filter((i) => i.gauges[key] !== undefined).map((i): [number, number] => [seconds(i.tMs), i.gauges[key]!])),
     })),
   };
 }

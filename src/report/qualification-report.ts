@@ -1,7 +1,6 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { formatShare, formatUs } from '../analysis/format.ts';
 import type { Qualification } from '../analysis/qualification.ts';
+import { completeSteps } from '../analysis/capacity.ts';
 import { capacityChart } from './charts.ts';
 import { flagsMarkdown } from './flags.ts';
 import { renderHtmlPage } from './html.ts';
@@ -46,13 +45,13 @@ export function renderQualificationReport(q: Qualification): string {
         formatUs(s.latencyUs.p99),
         formatUs(s.latencyUs.p999),
         formatShare(s.errorRate),
-        s.pass ? 'pass' : `FAIL: ${s.failedChecks.join('; ')}`,
+        s.interrupted ? 'interrupted: not judged' : s.pass ? 'pass' : `FAIL: ${s.failedChecks.join('; ')}`,
         s.generatorLimited ? 'generator' : q.limit?.by === 'target' && q.limit.rps === s.askedRps ? 'target' : '',
       ]),
     ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
   );
   return [
-    `# ${q.profile.name} qualification: ${q.verdict}`,
+    `# ${q.profile.name} qualification: ${q.verdict}${q.interrupted ? ' (interrupted: partial results)' : ''}`,
     '',
     ...q.reasons.map((r) => `- ${r}`),
     '',
@@ -79,7 +78,7 @@ export function renderQualificationReport(q: Qualification): string {
 
 /** report.html of a qualification: the Markdown plus the capacity curve. */
 export function renderQualificationHtml(q: Qualification, markdown: string): string {
-  const chart = capacityChart({ steps: q.steps, sloP99Us: q.sloP99Us, peakRps: q.expectedPeakRps, failoverRps: q.failover?.demandRps, capacityRps: q.capacityRps });
+  const chart = capacityChart({ steps: completeSteps(q.steps), sloP99Us: q.sloP99Us, peakRps: q.expectedPeakRps, failoverRps: q.failover?.demandRps, capacityRps: q.capacityRps });
   return renderHtmlPage({
     title: `${q.profile.name} qualification`,
     verdict: q.verdict,
@@ -89,11 +88,8 @@ export function renderQualificationHtml(q: Qualification, markdown: string): str
   });
 }
 
-/** Writes report.md and report.html into the qualification folder. */
-export function writeQualificationReports(dir: string, q: Qualification): { markdown: string; html: string } {
+/** report.md and report.html of a qualification (written by run-folder's writeReports). Pure. */
+export function renderQualificationReports(q: Qualification): { markdown: string; html: string } {
   const markdown = renderQualificationReport(q);
-  const html = renderQualificationHtml(q, markdown);
-  writeFileSync(join(dir, 'report.md'), markdown);
-  writeFileSync(join(dir, 'report.html'), html);
-  return { markdown, html };
+  return { markdown, html: renderQualificationHtml(q, markdown) };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { Profile } from '../profile/types.ts';
@@ -6,8 +6,10 @@ import { readLatencyLog, type LoggedInterval } from '../recorder/latency-log.ts'
 import type { RunResult } from '../recorder/result.ts';
 import { LogStream, writeFileAtomic } from './atomic.ts';
 import { profileFromJson, profileToJson } from './profile-json.ts';
+import { ArtifactWriteError, asWriteError, isOutOfSpace } from './write-errors.ts';
 
 export { writeFileAtomic } from './atomic.ts';
+export { ArtifactWriteError } from './write-errors.ts';
 
 /*
  * A run folder, the one place that knows its layout. result.json (what was measured) is written
@@ -37,7 +39,11 @@ export function defaultRunDir(root: string, profileName: string, startedAt: Date
 
 /** A folder the caller named: created if missing, reused if there (the caller chose it). */
 export function createRunDir(dir: string): string {
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw asWriteError(dir, (error as NodeJS.ErrnoException).code === 'ENOENT' ? mkdirErrorOf(dir, error) : error);
+  }
   return dir;
 }
 
@@ -47,21 +53,39 @@ export function createRunDir(dir: string): string {
  * `recursive` makes the claim atomic between processes.
  */
 export function createNewRunDir(dir: string): string {
-  mkdirSync(dirname(dir), { recursive: true });
+  createRunDir(dirname(dir));
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? dir : `${dir}-${n}`;
     try {
       mkdirSync(candidate);
       return candidate;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 1000) throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw asWriteError(candidate, error);
+      if (n >= 1000) throw error;
     }
   }
 }
 
-/** The interval log, streamed while the run lasts. */
-export function openLatencyLog(dir: string): LogStream {
-  return new LogStream(join(dir, RUN_FILES.latencyLog));
+/** Node's recursive mkdir reports a read-only disk as ENOENT: the first missing folder, made alone, tells the real error. */
+function mkdirErrorOf(dir: string, error: unknown): unknown {
+  let missing = dir;
+  while (!existsSync(dirname(missing))) missing = dirname(missing);
+  try {
+    mkdirSync(missing);
+  } catch (real) {
+    return real;
+  }
+  return error;
+}
+
+/** The interval log, streamed while the run lasts; `onFailure` when the disk stops taking it (see LogStream). */
+export function openLatencyLog(dir: string, onFailure?: (failure: ArtifactWriteError) => void): LogStream {
+  return new LogStream(join(dir, RUN_FILES.latencyLog), onFailure);
+}
+
+/** The run folder's files on disk now, in RUN_FILES order: what a failed write kept. */
+export function keptRunFiles(dir: string): string[] {
+  return Object.values(RUN_FILES).filter((name) => existsSync(join(dir, name)));
 }
 
 export interface RenderedReports {
@@ -77,8 +101,37 @@ export interface RunFolderContents {
   reports?: RenderedReports;
 }
 
+/**
+ * result.json first: on a full disk, the interval log gives way to it (a log without its result
+ * cannot be reported on; a result without its log can). A file the disk refuses throws an
+ * ArtifactWriteError that lists what the folder kept.
+ */
 export function writeRunFolder(dir: string, contents: RunFolderContents): void {
-  writeJson(join(dir, RUN_FILES.result), contents.result);
+  try {
+    writeResult(dir, contents.result);
+    writeFolderRest(dir, contents);
+  } catch (error) {
+    throw error instanceof ArtifactWriteError ? error.keeping(keptRunFiles(dir)) : error;
+  }
+}
+
+function writeResult(dir: string, result: RunResult): void {
+  const path = join(dir, RUN_FILES.result);
+  try {
+    writeJson(path, result);
+  } catch (error) {
+    const log = join(dir, RUN_FILES.latencyLog);
+    if (!(error instanceof ArtifactWriteError) || !isOutOfSpace(error) || !existsSync(log)) throw error;
+    rmSync(log, { force: true });
+    try {
+      writeJson(path, result);
+    } catch (again) {
+      throw again instanceof ArtifactWriteError ? again.keeping([], 'latency.hlog was removed to make room, in vain') : again;
+    }
+  }
+}
+
+function writeFolderRest(dir: string, contents: RunFolderContents): void {
   writeJson(join(dir, RUN_FILES.analysis), contents.analysis);
   writeFileAtomic(join(dir, RUN_FILES.profile), profileToJson(contents.profile));
   writeFileAtomic(join(dir, RUN_FILES.summary), contents.summary);

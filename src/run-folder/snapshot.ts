@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Snapshot } from '../analysis/compare.ts';
-import { bracket } from '../analysis/capacity.ts';
+import { bracket, completeSteps } from '../analysis/capacity.ts';
 import type { Qualification } from '../analysis/qualification.ts';
 import { analyseRun } from '../analysis/analyse-run.ts';
 import { decodeFromCompressedBase64, type Histogram } from '../recorder/histograms.ts';
@@ -25,12 +25,13 @@ export function loadSnapshot(dir: string): Snapshot {
     profileName: result.profile.name,
     verdict: verdictOf(stored),
     kind: 'run',
+    interrupted: result.interrupted,
   };
 }
 
 function qualificationSnapshot(dir: string): Snapshot {
   const q = JSON.parse(readFileSync(join(dir, 'qualification.json'), 'utf8')) as Qualification;
-  const nearest = [...q.steps].sort((a, b) => Math.abs(a.askedRps - q.expectedPeakRps) - Math.abs(b.askedRps - q.expectedPeakRps))[0];
+  const nearest = completeSteps(q.steps).sort((a, b) => Math.abs(a.askedRps - q.expectedPeakRps) - Math.abs(b.askedRps - q.expectedPeakRps))[0];
   let figures: Pick<Snapshot, 'latency' | 'requests' | 'p99Us'> = { requests: { failed: 0, total: 0 } };
   if (nearest && existsSync(join(dir, nearest.dir, 'result.json'))) {
     figures = runFigures(readRunFolder(join(dir, nearest.dir)).result);
@@ -44,6 +45,8 @@ function qualificationSnapshot(dir: string): Snapshot {
     profileName: q.profile.name,
     verdict: q.verdict,
     kind: 'qualification',
+    // Files from before `interrupted` existed: a step cut short still tells.
+    interrupted: q.interrupted === true || q.steps.some((s) => s.interrupted),
     capacity: { pass, fail, failoverPass: q.failover?.pass },
     capacityRps: q.capacityRps,
   };

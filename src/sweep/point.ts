@@ -65,13 +65,14 @@ class SecondsRecorder implements Recorder {
   }
 }
 
-/** Runs one grid point on the model and judges whether the system recovered in the window. */
-export async function runPoint(job: PointJob): Promise<PointResult> {
+/** Runs one grid point on the model and judges whether the system recovered in the window; undefined when `signal` cut it short. */
+export async function runPoint(job: PointJob, signal: AbortSignal = new AbortController().signal): Promise<PointResult | undefined> {
   const t0 = performance.now();
   const profile = await loadProfile(job.profilePath, job.overrides);
   const schedule = createSchedule(profile);
   const recorder = new SecondsRecorder();
-  await createModelDriver().run({ profile, schedule, recorder, signal: new AbortController().signal });
+  const report = await createModelDriver().run({ profile, schedule, recorder, signal });
+  if (report.interrupted) return undefined;
   const totalS = schedule.plan.totalUs / 1e6;
   const window: [number, number] = job.windowS ?? [totalS * 0.75, totalS];
   const success = recorder.ratio(window[0], window[1]);

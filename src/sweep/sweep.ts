@@ -12,12 +12,18 @@ export interface SweepOptions {
   windowS: [number, number] | null;
   parallel?: number;
   onPoint?: (done: number, total: number, point: PointResult) => void;
+  /** Stops the sweep (SIGINT, SIGTERM): the points done so far are kept and the result is marked partial. */
+  signal?: AbortSignal;
 }
 
 export interface SweepResult {
   axes: Axis[];
-  /** Row-major over the axes (the first axis varies slowest). */
+  /** Row-major over the axes (the first axis varies slowest); a partial sweep holds only the points it finished. */
   points: { at: number[]; result: PointResult }[];
+  /** Stopped before every point ran: the findings cover the points run, and a capacity stops at the first point missing. */
+  partial: boolean;
+  /** Points in the full grid. */
+  gridPoints: number;
   /**
    * Per value of the second axis (one entry for a 1-D sweep): the largest first-axis value at and
    * below which every point recovered — the hidden capacity when the first axis is the load — or
@@ -42,9 +48,10 @@ export async function sweep(options: SweepOptions): Promise<SweepResult> {
     })),
     options.parallel,
     (_, result) => options.onPoint?.(++done, grid.length, result),
+    options.signal,
   );
-  const points = grid.map((at, i) => ({ at, result: results[i]! }));
-  return { axes, points, ...analyse(axes, points) };
+  const points = grid.flatMap((at, i) => (results[i] ? [{ at, result: results[i] }] : []));
+  return { axes, points, partial: points.length < grid.length, gridPoints: grid.length, ...analyse(axes, points) };
 }
 
 function analyse(axes: Axis[], points: SweepResult['points']): Pick<SweepResult, 'hiddenCapacity' | 'vulnerable'> {
@@ -54,15 +61,16 @@ function analyse(axes: Axis[], points: SweepResult['points']): Pick<SweepResult,
   const hiddenCapacity: SweepResult['hiddenCapacity'] = [];
   const vulnerable: SweepResult['vulnerable'] = [];
   for (const col of columns) {
-    const at = (row: number) => points.find((p) => p.at[0] === row && (col < 0 || p.at[1] === col))!.result;
+    const at = (row: number) => points.find((p) => p.at[0] === row && (col < 0 || p.at[1] === col))?.result;
     let capacity: number | null = null;
     for (const row of order) {
-      if (at(row).verdict !== 'recovered') break;
+      // A point not run (a partial sweep) proves nothing: the capacity is what the points run show.
+      if (at(row)?.verdict !== 'recovered') break;
       capacity = first.numbers[row]!;
     }
     const column = col < 0 ? null : `${axes[1]!.path}=${axes[1]!.values[col]}`;
     hiddenCapacity.push({ column, value: capacity });
-    vulnerable.push({ column, values: order.filter((row) => at(row).verdict !== 'recovered').map((row) => first.values[row]!) });
+    vulnerable.push({ column, values: order.filter((row) => (at(row)?.verdict ?? 'recovered') !== 'recovered').map((row) => first.values[row]!) });
   }
   return { hiddenCapacity, vulnerable };
 }
@@ -72,10 +80,13 @@ export function renderSweep(r: SweepResult): string {
   const lines: string[] = [];
   const mark = (p: PointResult) => `${p.verdict === 'recovered' ? 'recovered' : p.verdict === 'failed' ? 'FAILED   ' : 'degraded '} ${(p.success * 100).toFixed(1).padStart(5)}%`;
   const [first, second] = r.axes;
-  const w = p0(r).window;
-  lines.push(`success of requests started in ${w[0].toFixed(0)}–${w[1].toFixed(0)} s (recovered ≥ ${RECOVERED * 100}%, failed ≤ ${FAILED * 100}%)`);
+  if (r.partial) lines.push(`PARTIAL: interrupted after ${r.points.length} of ${r.gridPoints} points; the findings cover only the points run`);
+  const w = r.points[0]?.result.window;
+  if (w) lines.push(`success of requests started in ${w[0].toFixed(0)}–${w[1].toFixed(0)} s (recovered ≥ ${RECOVERED * 100}%, failed ≤ ${FAILED * 100}%)`);
   if (!second) {
-    const width = Math.max(first!.path.length + 1 + Math.max(...first!.values.map((v) => v.length)), 10);
+    let longest = 0;
+    for (const v of first!.values) longest = Math.max(longest, v.length);
+    const width = Math.max(first!.path.length + 1 + longest, 10);
     for (const p of r.points)
       lines.push(`  ${`${first!.path}=${first!.values[p.at[0]!]}`.padEnd(width)}  ${mark(p.result)}   (before the trigger ${(p.result.before * 100).toFixed(1)}%)`);
   } else {
@@ -84,8 +95,8 @@ export function renderSweep(r: SweepResult): string {
     lines.push(`  ${head.padEnd(24)}${second.values.map((v) => v.padStart(colW)).join('')}`);
     first!.values.forEach((v, row) => {
       const cells = second.values.map((_, col) => {
-        const p = r.points.find((x) => x.at[0] === row && x.at[1] === col)!.result;
-        return mark(p).replace(/\s+/g, ' ').padStart(colW);
+        const p = r.points.find((x) => x.at[0] === row && x.at[1] === col)?.result;
+        return (p ? mark(p).replace(/\s+/g, ' ') : 'not run').padStart(colW);
       });
       lines.push(`  ${v.padEnd(24)}${cells.join('')}`);
     });
@@ -94,13 +105,10 @@ export function renderSweep(r: SweepResult): string {
   r.hiddenCapacity.forEach((h, i) => {
     const where = h.column === null ? '' : ` at ${h.column}`;
     const vul = r.vulnerable[i]!.values;
+    const none = r.partial ? 'no recovery among the points run' : 'did not recover even at the lowest value';
     lines.push(
-      `${first!.path}${where}: ${h.value === null ? 'did not recover even at the lowest value' : `recovers up to ${h.value} (hidden capacity)`}; vulnerable: ${vul.length === 0 ? 'none in range' : vul.join(', ')}`,
+      `${first!.path}${where}: ${h.value === null ? none : `recovers up to ${h.value} (hidden capacity)`}; vulnerable: ${vul.length === 0 ? 'none in range' : vul.join(', ')}`,
     );
   });
   return `${lines.join('\n')}\n`;
-}
-
-function p0(r: SweepResult): PointResult {
-  return r.points[0]!.result;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyseCapacity } from '../../src/analysis/capacity.ts';
 import { qualify } from '../../src/qualify/qualify.ts';
-import { writeQualificationReports } from '../../src/report/qualification-report.ts';
+import { renderQualificationReports } from '../../src/report/qualification-report.ts';
 import { makeProfile } from '../helpers/profile.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'stampede-qualify-'));
@@ -40,7 +40,7 @@ describe('qualify on the model', { timeout: 120_000 }, () => {
       expect(existsSync(join(out, s.dir, 'result.json'))).toBe(true);
       expect(existsSync(join(out, s.dir, 'report.md'))).toBe(true);
     }
-    const { markdown, html } = writeQualificationReports(out, q);
+    const { markdown, html } = renderQualificationReports(q);
     expect(markdown.split('\n')[0]).toBe('# mm8 qualification: PASS');
     expect(markdown).toMatch(/failover headroom\s+\| \+\d+%: \*\*PASS\*\*/);
     expect(markdown).toMatch(/\| step \| asked rps \| achieved rps \|/);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyseCapacity, findKnee, findLimit } from '../../src/analysis/capacity.ts';
 import { nextRate, type SearchOptions } from '../../src/qualify/search.ts';
 import type { StepOutcome } from '../../src/analysis/qualification.ts';
+import { qualificationVerdict } from '../../src/analysis/qualification-verdict.ts';
 
 const OPTIONS: SearchOptions = { startRps: 1000, growth: 2, resolution: 0.05, maxSteps: 20, minRps: 10 };
 
@@ -73,5 +74,35 @@ describe('capacity analysis', () => {
     expect(findLimit(steps)).toMatchObject({ by: 'target', rps: 4000 });
     const limited = [step(1000, 1000, true), step(2000, 1000, true, { generatorLimited: true, achievedRps: 1500 }), step(4000, 90_000, false)];
     expect(findLimit(limited)).toMatchObject({ by: 'generator', rps: 2000 });
+  });
+});
+
+describe('a step cut short (SIGINT, SIGTERM)', () => {
+  // The cut step measured a few seconds at 4,000 rps: its p99 and its "failure" are not evidence.
+  const cut = step(4000, 900_000, false, { interrupted: true, generatorLimited: true });
+
+  it('is no capacity, no limit and no knee: only complete steps are judged', () => {
+    const steps = [step(1000, 5000, true), step(2000, 5000, true), cut];
+    const analysis = analyseCapacity(steps, 1500);
+    expect(analysis.capacityRps).toBe(2000);
+    expect(analysis.limit).toBeUndefined();
+    expect(findKnee(steps)).toBeUndefined();
+    expect(findLimit(steps)).toBeUndefined();
+  });
+
+  it('does not end or steer the search; with no complete step it starts again', () => {
+    expect(nextRate([step(1000, 5000, true), cut], OPTIONS)).toBe(2000);
+    expect(nextRate([cut], OPTIONS)).toBe(1000);
+  });
+
+  it('makes the qualification INVALID, never PASS, and the first reason says why', () => {
+    const steps = [step(1000, 5000, true), step(2000, 5000, true), cut];
+    const analysis = analyseCapacity(steps, 1500);
+    expect(qualificationVerdict(analysis, []).verdict).toBe('PASS');
+    const { verdict, reasons } = qualificationVerdict(analysis, [], { completeSteps: 2, cutStepRps: 4000 });
+    expect(verdict).toBe('INVALID');
+    expect(reasons[0]).toBe(
+      'interrupted after 2 complete steps; the step at 4000 rps was cut short and is not judged: the search did not finish, so the figures below come from the complete steps only and a qualification cut short cannot pass',
+    );
   });
 });

@@ -49,3 +49,26 @@ describe('stampede sweep on the HotOS retry example', () => {
     expect(here.points.map((p) => p.result.verdict)).toEqual(['failed', 'recovered']);
   });
 });
+
+describe('a sweep stopped by a signal', () => {
+  it('keeps the points it finished, marks the result partial, and says so first', { timeout: 60_000 }, async () => {
+    const abort = new AbortController();
+    // The first point finishes; the signal arrives as it does, so the second never starts.
+    const r = await sweep({
+      profilePath: profile,
+      vary: ['phases[0].rate=150,700'],
+      set: [],
+      steps: 2,
+      windowS: [70, 90],
+      parallel: 1,
+      signal: abort.signal,
+      onPoint: () => abort.abort(),
+    });
+    expect(r.partial).toBe(true);
+    expect(r.gridPoints).toBe(2);
+    expect(r.points.map((p) => p.result.verdict)).toEqual(['recovered']);
+    expect(r.hiddenCapacity).toEqual([{ column: null, value: 150 }]);
+    expect(r.vulnerable).toEqual([{ column: null, values: [] }]);
+    expect(renderSweep(r).split('\n')[0]).toBe('PARTIAL: interrupted after 1 of 2 points; the findings cover only the points run');
+  });
+});

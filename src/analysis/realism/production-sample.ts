@@ -38,7 +38,10 @@ export function productionFromSample(csv: string): Production {
   if (times.length > 0) {
     const perSecond = new Map<number, number>();
     for (const t of times) perSecond.set(Math.floor(t), (perSecond.get(Math.floor(t)) ?? 0) + 1);
-    production.peakRps = Math.max(...perSecond.values());
+    // A loop: a spread would put every second of a long sample on the stack.
+    let peak = 0;
+    for (const n of perSecond.values()) peak = Math.max(peak, n);
+    production.peakRps = peak;
   }
   return production;
 }

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import type { ArgsOf, StampedeCommand } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
@@ -14,18 +13,27 @@ export const compare: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'did latency, error rate or capacity regress? (exit 1 on a regression)',
   builder,
   async run(args) {
-    const [{ commandLineError }, { compareRuns }, { isRunDir, loadSnapshot }, { renderComparison }] = await Promise.all([
+    const [{ commandLineError }, { compareRuns }, { isRunDir, loadSnapshot }, { writeFileAtomic }, { renderComparison }] = await Promise.all([
       import('../input.ts'),
       import('../../analysis/compare.ts'),
       import('../../run-folder/snapshot.ts'),
+      import('../../run-folder/index.ts'),
       import('../../report/compare-report.ts'),
     ]);
     for (const dir of [args.baseline, args.candidate]) {
       if (!isRunDir(dir)) throw commandLineError('<dir>', `no result.json or qualification.json in ${dir}`, 'compare two folders written by stampede run or stampede qualify');
     }
-    const comparison = compareRuns(loadSnapshot(args.baseline), loadSnapshot(args.candidate));
+    const [baseline, candidate] = [loadSnapshot(args.baseline), loadSnapshot(args.candidate)];
+    // Partial figures would show a false regression (or hide a real one): refused, not compared.
+    for (const [role, s] of [
+      ['<baseline>', baseline],
+      ['<candidate>', candidate],
+    ] as const) {
+      if (s.interrupted) throw commandLineError(role, `${s.dir} was interrupted: its figures are partial`, 'compare runs or qualifications that ran to their end');
+    }
+    const comparison = compareRuns(baseline, candidate);
     const markdown = renderComparison(comparison);
-    if (args.out) writeFileSync(args.out, markdown);
+    if (args.out) writeFileAtomic(args.out, markdown);
     process.stdout.write(markdown);
     return comparison.regressed ? ExitCode.SloFailed : ExitCode.Ok;
   },

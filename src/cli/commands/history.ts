@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import type { ArgsOf, StampedeCommand } from '../command.ts';
@@ -12,17 +11,18 @@ export const history: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'trend table and charts (capacity and p99 per night) of a folder of runs',
   builder,
   async run(args) {
-    const [{ commandLineError }, { findSnapshotDirs, loadSnapshot }, { renderHistory }] = await Promise.all([
+    const [{ commandLineError }, { findSnapshotDirs, loadSnapshot }, { writeFileAtomic }, { renderHistory }] = await Promise.all([
       import('../input.ts'),
       import('../../run-folder/snapshot.ts'),
+      import('../../run-folder/index.ts'),
       import('../../report/history-report.ts'),
     ]);
     const dirs = findSnapshotDirs(args.dir);
     if (dirs.length === 0) throw commandLineError('<dir>', `no runs under ${args.dir}`, 'a folder of run or qualification folders, e.g. reports/nightly/');
     const { markdown, html } = renderHistory(dirs.map(loadSnapshot));
     const out = args.out ?? args.dir;
-    writeFileSync(join(out, 'history.md'), markdown);
-    writeFileSync(join(out, 'history.html'), html);
+    writeFileAtomic(join(out, 'history.md'), markdown);
+    writeFileAtomic(join(out, 'history.html'), html);
     process.stdout.write(`${markdown}\nwritten to ${join(out, 'history.md')} and history.html\n`);
     return ExitCode.Ok;
   },

@@ -25,8 +25,8 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'qualify <profile>',
   describe: 'step the offered rate until the SLO breaks: capacity, knee, headroom, failover (N+1)',
   builder,
-  async run(args) {
-    const [input, { qualify }, { createNewRunDir, defaultRunDir }, { formatUs }, { writeQualificationReports }, { startLiveView }] = await Promise.all([
+  async run(args, signal) {
+    const [input, { qualify }, { createNewRunDir, defaultRunDir, writeReports }, { formatUs }, { renderQualificationReports }, { startLiveView }] = await Promise.all([
       import('../input.ts'),
       import('../../qualify/qualify.ts'),
       import('../../run-folder/index.ts'),
@@ -51,9 +51,6 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
     const outDir = args.out ?? createNewRunDir(defaultRunDir('reports', profile.name, new Date(), 'qualify-'));
     const live = await startLiveView(args);
     let stepsDone = 0;
-    const abort = new AbortController();
-    const onSignal = () => abort.abort();
-    process.once('SIGINT', onSignal);
     try {
       const q = await qualify(profile, {
         outDir,
@@ -65,22 +62,23 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
         resolution: search.resolution,
         maxSteps: search.maxSteps,
         ...(search.startRps !== undefined && { startRps: search.startRps }),
-        signal: abort.signal,
+        signal,
         onStep: (s, i) => {
           stepsDone = i + 1;
-          if (!args.quiet)
-            live.progress.line(`step ${i + 1}: ${s.askedRps} rps → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${s.pass ? 'pass' : 'FAIL'}`);
+          if (args.quiet) return;
+          const judged = s.interrupted ? 'interrupted: not judged' : s.pass ? 'pass' : 'FAIL';
+          live.progress.line(`step ${i + 1}: ${s.askedRps} rps → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${judged}`);
         },
         onInterval: live.observer(() => `step ${stepsDone + 1}`),
       });
       await live.close();
-      const { markdown } = writeQualificationReports(outDir, q);
-      process.stdout.write(args.quiet ? `${outDir}\n` : `${markdown}\nwritten to ${outDir}/\n`);
-      if (abort.signal.aborted) return ExitCode.Interrupted;
+      const reports = renderQualificationReports(q);
+      writeReports(outDir, reports);
+      process.stdout.write(args.quiet ? `${outDir}\n` : `${reports.markdown}\nwritten to ${outDir}/\n`);
+      if (q.interrupted) return ExitCode.Interrupted;
       return q.verdict === 'PASS' ? ExitCode.Ok : ExitCode.SloFailed;
     } finally {
       await live.close();
-      process.off('SIGINT', onSignal);
     }
   },
 };

@@ -14,9 +14,10 @@ export const report: StampedeCommand<ArgsOf<typeof builder>> = {
   builder,
   async run(args) {
     // The report renderers (and echarts under them) load only here, when a report is rendered.
-    const [{ commandLineError }, { isRunDir }, { rerenderRun }, { writeQualificationReports }] = await Promise.all([
+    const [{ commandLineError }, { isRunDir }, { writeReports }, { rerenderRun }, { renderQualificationReports }] = await Promise.all([
       import('../input.ts'),
       import('../../run-folder/snapshot.ts'),
+      import('../../run-folder/index.ts'),
       import('../../pipeline/run.ts'),
       import('../../report/qualification-report.ts'),
     ]);
@@ -25,7 +26,13 @@ export const report: StampedeCommand<ArgsOf<typeof builder>> = {
     let markdown: string;
     try {
       const q = readQualification(join(args.dir, 'qualification.json'));
-      markdown = q ? writeQualificationReports(args.dir, q).markdown : await rerenderRun(args.dir);
+      if (q) {
+        const reports = renderQualificationReports(q);
+        writeReports(args.dir, reports);
+        markdown = reports.markdown;
+      } else {
+        markdown = await rerenderRun(args.dir);
+      }
     } catch (error) {
       if (error instanceof SyntaxError)
         throw commandLineError('<run-dir>', `unreadable artifacts in ${args.dir}: ${error.message}`, 'the folder holds a damaged result.json or qualification.json');

@@ -19,7 +19,7 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'run <profile>',
   describe: 'run a profile and write reports/<profile>/<time>/',
   builder,
-  async run(args) {
+  async run(args, signal) {
     const [input, { runProfile }, { startLiveView }] = await Promise.all([import('../input.ts'), import('../../pipeline/run.ts'), import('../live.ts')]);
     const target = input.targetOption(args.target);
     const seed = optionalNumberOption('--seed', args.seed, { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true, example: '42' });
@@ -35,16 +35,12 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
     const remote = input.guardTarget(sendTo, allowedRemoteHosts(args.allowRemote, process.env.STAMPEDE_ALLOW_REMOTE), from);
     if (remote.length > 0) process.stderr.write(input.remoteNotice(remote));
     const live = await startLiveView(args);
-    const abort = new AbortController();
-    const onSignal = () => abort.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
     try {
       const { analysis, summary, dir } = await runProfile(profile, {
         outDir: args.out,
         target,
         intervalUs,
-        signal: abort.signal,
+        signal,
         workers,
         onInterval: live.observer(),
       });
@@ -53,8 +49,6 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
       return exitCodeOf(analysis);
     } finally {
       await live.close();
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
     }
   },
 };

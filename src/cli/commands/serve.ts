@@ -17,6 +17,7 @@ export const serve: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'serve <service>',
   describe: 'run a real target on 127.0.0.1: `reference` is a getPostRecord batch lookup over memcached',
   builder,
+  ownsSignals: true,
   async run(args) {
     const { serveReference } = await import('../serve-reference.ts');
     return serveReference(args);

@@ -23,7 +23,7 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'sweep <profile>',
   describe: 'run the model over a grid of one or two parameters and report where the system recovers',
   builder,
-  async run(args) {
+  async run(args, signal) {
     const [{ sweep, renderSweep }, { parseAxis }, { loadProfile }, { ProfileError }, { commandLineError }, { parseDurationUs }, { Progress, progressMode }] = await Promise.all([
       import('../../sweep/sweep.ts'),
       import('../../sweep/grid.ts'),
@@ -65,6 +65,7 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
         }
       }
     }
+    process.stderr.write('sweep: running the grid (Ctrl-C stops it and prints the points done)\n');
     const result = await sweep({
       profilePath: args.profile,
       vary: args.vary,
@@ -74,9 +75,10 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
       parallel,
       onPoint: (done, total, point) =>
         progress.status(`point ${done}/${total}: ${point.overrides.slice(args.set.length).join(' ')} ${point.verdict} ${(point.success * 100).toFixed(1)}%`),
+      signal,
     });
     progress.end();
     process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderSweep(result));
-    return ExitCode.Ok;
+    return result.partial ? ExitCode.Interrupted : ExitCode.Ok;
   },
 };

@@ -1,0 +1,43 @@
+/** The errors of a disk that cannot take the file, however often it is tried: full, over quota, read-only, over the size limit. */
+const DISK_ERRORS: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'read-only file system',
+  EFBIG: 'file too large',
+};
+
+/** A full disk (as opposed to a read-only one): removing a file may make room. */
+export function isOutOfSpace(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+/**
+ * A file of the run folder (or a report, a history, a comparison) the disk would not take. Not a
+ * bug: the message names the file, the reason and what was kept, and the CLI exits 3.
+ */
+export class ArtifactWriteError extends Error {
+  override readonly name = 'ArtifactWriteError';
+
+  constructor(
+    readonly path: string,
+    readonly code: string,
+    /** What is on disk despite the failure (file names in the run folder), when known. */
+    readonly kept?: readonly string[],
+    readonly note?: string,
+  ) {
+    const kept_ = kept === undefined ? '' : kept.length === 0 ? '; nothing was kept' : `; kept: ${kept.join(', ')}`;
+    super(`could not write ${path}: ${DISK_ERRORS[code] ?? code} (${code})${note ? `; ${note}` : ''}${kept_}`);
+  }
+
+  /** The same failure, with what the run folder kept. */
+  keeping(kept: readonly string[], note = this.note): ArtifactWriteError {
+    return new ArtifactWriteError(this.path, this.code, kept, note);
+  }
+}
+
+/** `error` as an ArtifactWriteError when the disk refused `path`; any other error unchanged. */
+export function asWriteError(path: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code !== undefined && code in DISK_ERRORS ? new ArtifactWriteError(path, code) : error;
+}
