@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyseRun, type RunAnalysis } from '../analysis/analyse-run.ts';
+import { RunStartError } from '../driver/errors.ts';
 import { createDriver } from '../driver/index.ts';
 import type { Driver } from '../driver/types.ts';
 import type { Profile } from '../profile/types.ts';
@@ -83,6 +84,10 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
     const finishedAt = new Date();
     const wall = { finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() };
     result = buildResult({ profile, plan: schedule.plan, target: driver.target, recorder, driver: report, startedAt: startedAt.toISOString(), wall });
+  } catch (error) {
+    // A run that could not start measured nothing: it leaves no folder (or, in one the caller named, no log).
+    if (error instanceof RunStartError) discardUnstartedRun(dir, hlog, options.outDir === undefined);
+    throw error;
   } finally {
     hlog.close();
     options.signal?.removeEventListener('abort', stopRun);
@@ -97,6 +102,11 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
     throw hlog.failure.keeping(kept, `the run was stopped there (${log})`);
   }
   return { result, analysis, summary, dir };
+}
+
+function discardUnstartedRun(dir: string, hlog: { close(): void }, ownFolder: boolean): void {
+  hlog.close();
+  rmSync(ownFolder ? dir : join(dir, RUN_FILES.latencyLog), { recursive: true, force: true });
 }
 
 /** report.md and report.html of a run; the renderer (and its chart library) loads only here. */

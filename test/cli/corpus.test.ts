@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,8 @@ describe('the bad-input corpus, through the real CLI', () => {
     const run = stampede(['run', 'test/corpus/base.yaml', '--target', target, '--out', join(scratch, scheme)], CASE_LIMIT_MS);
     expect(run.status).toBe(3);
     expect(run.stderr).toBe(`stampede: could not start: ${target}: no connection could be made to any server before the run (refused or unreachable)\n`);
+    // Nothing was measured, so nothing is left: not even the empty interval log.
+    expect(readdirSync(join(scratch, scheme))).toEqual([]);
   });
 
   it('announces an allowed non-loopback host on stderr before the first request', async () => {

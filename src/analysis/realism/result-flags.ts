@@ -164,6 +164,27 @@ export const hitRatio: FlagRule = ({ profile, result }) => {
   });
 };
 
+/**
+ * The target broke its protocol: a response nobody asked for, a second answer, bytes before a
+ * request, a frame that does not parse. The connection was closed and its requests failed, but an
+ * extra answer fails none — so a PASS could rest on a target that is not speaking the protocol.
+ */
+export const protocolErrors: FlagRule = ({ result }) => {
+  const transport = result?.driver.transport;
+  if (!transport || transport.protocolErrors === 0) return [];
+  const count = result.errors['protocol_error'] ?? 0;
+  return [
+    flag(
+      'protocol-errors',
+      'invalid',
+      'the target broke its protocol',
+      `${formatCount(transport.protocolErrors)} connection(s) closed on a protocol error (${formatCount(count)} request(s) failed with protocol_error): unsolicited, extra or malformed ${transport.protocol} responses`,
+      INCIDENT.twitter2018b,
+      'fix the target (or the proxy in front of it) until it answers each request exactly once; until then no latency it shows can be trusted',
+    ),
+  ];
+};
+
 export const fastErrors: FlagRule = ({ result }) => {
   if (!result) return [];
   const ok = result.byOutcome.ok;
@@ -197,7 +218,7 @@ export function fellShort(result: RunResult): boolean {
   return issued < ACHIEVED_FRACTION * expected && expected - issued > 4 * Math.sqrt(expected);
 }
 
-export const RESULT_RULES: FlagRule[] = [coordinatedOmission, generatorBottleneck, tooFewSamples, hitRatio, fastErrors];
+export const RESULT_RULES: FlagRule[] = [protocolErrors, coordinatedOmission, generatorBottleneck, tooFewSamples, hitRatio, fastErrors];
 
 function sliceCount(
   rule: { kind?: string | undefined; client?: string | undefined },

@@ -22,6 +22,8 @@ interface FlagCase {
   evidence?: RegExp;
 }
 
+const HTTP_TRANSPORT = { protocol: 'http' as const, connections: 8, pipelining: 1, connects: 8, statusCodes: { '200': 60_000 }, protocolErrors: 0 };
+
 const CASES: FlagCase[] = [
   {
     id: 'coordinated-omission',
@@ -196,6 +198,14 @@ const CASES: FlagCase[] = [
     trigger: () => ({ profile: profileWith({ topologyChanges: { caller: undefined } }) }),
     quiet: () => ({ profile: quietProfile }),
     evidence: /no caller/,
+  },
+  {
+    id: 'protocol-errors',
+    severity: 'invalid',
+    // A target that answered some requests twice: nothing failed, yet the connection broke the protocol.
+    trigger: () => ({ profile: quietProfile, result: resultWith({ driver: { loop: 'open', transport: { ...HTTP_TRANSPORT, protocolErrors: 3 } } }) }),
+    quiet: () => ({ profile: quietProfile, result: resultWith({ driver: { loop: 'open', transport: HTTP_TRANSPORT } }) }),
+    evidence: /^3 connection\(s\) closed on a protocol error \(0 request\(s\) failed with protocol_error\): unsolicited, extra or malformed http responses/,
   },
   {
     id: 'fast-errors',
