@@ -27,3 +27,8 @@ export function profileOptions(yargs: Argv) {
 export function productionSampleOption<T>(yargs: Argv<T>) {
   return yargs.option('production-sample', { type: 'string', describe: 'CSV of production requests (key, batch, value, time) to derive production: from' });
 }
+
+/** `--junit FILE`, for the commands that judge a run (run, qualify); written by ci-outputs.ts. */
+export function junitOption<T>(yargs: Argv<T>) {
+  return yargs.option('junit', { type: 'string', describe: 'also write a JUnit XML report here: the verdict, each SLO check and each realism flag a test case' });
+}

@@ -1,9 +1,9 @@
 import type { Argv } from 'yargs';
-import { type ArgsOf, type StampedeCommand, productionSampleOption, profileOptions } from '../command.ts';
+import { type ArgsOf, type StampedeCommand, junitOption, productionSampleOption, profileOptions } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 
 const builder = (yargs: Argv) =>
-  productionSampleOption(profileOptions(yargs))
+  junitOption(productionSampleOption(profileOptions(yargs)))
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target)' })
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/qualify-<UTC time>/)' })
     .option('step', { type: 'string', default: '10s', describe: 'measured duration of each step' })
@@ -20,13 +20,16 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'step the offered rate until the SLO breaks: capacity, knee, headroom, failover (N+1)',
   builder,
   async run(args) {
-    const [input, { qualify }, { createNewRunDir, defaultRunDir }, { formatUs }, { writeQualificationReports }] = await Promise.all([
-      import('../input.ts'),
-      import('../../qualify/qualify.ts'),
-      import('../../run-folder/index.ts'),
-      import('../../analysis/format.ts'),
-      import('../../report/qualification-report.ts'),
-    ]);
+    const [input, { qualify }, { createNewRunDir, defaultRunDir }, { formatUs }, { writeQualificationReports }, { verdictLine }, { writeQualificationCiOutputs }] =
+      await Promise.all([
+        import('../input.ts'),
+        import('../../qualify/qualify.ts'),
+        import('../../run-folder/index.ts'),
+        import('../../analysis/format.ts'),
+        import('../../report/qualification-report.ts'),
+        import('../../report/summary.ts'),
+        import('../ci-outputs.ts'),
+      ]);
     const target = input.targetOption(args.target);
     const profile = await input.loadProfileWithSample(args.profile, args.set, args.productionSample);
     const stepUs = input.durationOption('--step', args.step);
@@ -54,7 +57,8 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
         },
       });
       const { markdown } = writeQualificationReports(outDir, q);
-      process.stdout.write(args.quiet ? `${outDir}\n` : `${markdown}\nwritten to ${outDir}/\n`);
+      writeQualificationCiOutputs(q, outDir, args.junit);
+      process.stdout.write(args.quiet ? `${outDir}\n` : `${markdown}\nwritten to ${outDir}/\n${verdictLine(q.verdict, q.reasons)}\n`);
       if (abort.signal.aborted) return ExitCode.Interrupted;
       return q.verdict === 'PASS' ? ExitCode.Ok : ExitCode.SloFailed;
     } finally {

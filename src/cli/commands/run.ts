@@ -1,9 +1,9 @@
 import type { Argv } from 'yargs';
-import { type ArgsOf, type StampedeCommand, productionSampleOption, profileOptions } from '../command.ts';
+import { type ArgsOf, type StampedeCommand, junitOption, productionSampleOption, profileOptions } from '../command.ts';
 import { exitCodeOf } from '../exit-codes.ts';
 
 const builder = (yargs: Argv) =>
-  productionSampleOption(profileOptions(yargs))
+  junitOption(productionSampleOption(profileOptions(yargs)))
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/<UTC time>/)' })
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target, "model")' })
     .option('seed', { type: 'number', describe: 'shorthand for --set seed=N' })
@@ -16,7 +16,12 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'run a profile and write reports/<profile>/<time>/',
   builder,
   async run(args) {
-    const [{ durationOption, loadProfileWithSample, targetOption }, { runProfile }] = await Promise.all([import('../input.ts'), import('../../pipeline/run.ts')]);
+    const [{ durationOption, loadProfileWithSample, targetOption }, { runProfile }, { verdictLine }, { writeRunCiOutputs }] = await Promise.all([
+      import('../input.ts'),
+      import('../../pipeline/run.ts'),
+      import('../../report/summary.ts'),
+      import('../ci-outputs.ts'),
+    ]);
     const target = targetOption(args.target);
     const overrides = args.seed === undefined ? args.set : [...args.set, `seed=${args.seed}`];
     const profile = await loadProfileWithSample(args.profile, overrides, args.productionSample);
@@ -26,8 +31,9 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
-      const { analysis, summary, dir } = await runProfile(profile, { outDir: args.out, target, intervalUs, signal: abort.signal, workers: args.workers });
-      process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${analysis.verdict}\n`);
+      const { result, analysis, summary, dir } = await runProfile(profile, { outDir: args.out, target, intervalUs, signal: abort.signal, workers: args.workers });
+      writeRunCiOutputs({ result, analysis, dir }, args.junit);
+      process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${verdictLine(analysis.verdict, analysis.reasons)}\n`);
       return exitCodeOf(analysis);
     } finally {
       process.off('SIGINT', onSignal);
