@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import type { ArgsOf, StampedeCommand } from '../command.ts';
@@ -9,21 +9,24 @@ const builder = (yargs: Argv) =>
 
 export const history: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'history <dir>',
-  describe: 'trend table and charts (capacity and p99 per night) of a folder of runs',
+  describe: 'trend tables and charts per profile (capacity and p99 per night) of a folder of runs (exit 1 on a regression)',
   builder,
   async run(args) {
-    const [{ commandLineError }, { findSnapshotDirs, loadSnapshot }, { renderHistory }] = await Promise.all([
+    const [{ commandLineError }, { buildHistory }, { findSnapshotDirs, loadSnapshot }, { renderHistory }] = await Promise.all([
       import('../input.ts'),
+      import('../../analysis/history.ts'),
       import('../../run-folder/snapshot.ts'),
       import('../../report/history-report.ts'),
     ]);
-    const dirs = findSnapshotDirs(args.dir);
+    const dirs = existsSync(args.dir) ? findSnapshotDirs(args.dir) : [];
     if (dirs.length === 0) throw commandLineError('<dir>', `no runs under ${args.dir}`, 'a folder of run or qualification folders, e.g. reports/nightly/');
-    const { markdown, html } = renderHistory(dirs.map(loadSnapshot));
+    const trend = buildHistory(dirs.map(loadSnapshot));
+    const { markdown, html } = renderHistory(trend);
     const out = args.out ?? args.dir;
+    mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'history.md'), markdown);
     writeFileSync(join(out, 'history.html'), html);
     process.stdout.write(`${markdown}\nwritten to ${join(out, 'history.md')} and history.html\n`);
-    return ExitCode.Ok;
+    return trend.regressions.length > 0 ? ExitCode.SloFailed : ExitCode.Ok;
   },
 };
