@@ -9,6 +9,8 @@ import type { ArgumentsCamelCase, Argv } from 'yargs';
 export interface StampedeCommand<A> {
   command: string;
   describe: string;
+  /** One typical invocation and what it does, shown under Examples in `--help`. */
+  example: [command: string, description: string];
   builder(yargs: Argv): Argv<A>;
   run(args: ArgumentsCamelCase<A>): Promise<number>;
 }

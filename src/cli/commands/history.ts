@@ -10,6 +10,7 @@ const builder = (yargs: Argv) =>
 export const history: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'history <dir>',
   describe: 'trend tables and charts per profile (capacity and p99 per night) of a folder of runs (exit 1 on a regression)',
+  example: ['stampede history reports/nightly --out reports/nightly-trend', 'trend per profile; exit 1 if a night regressed'],
   builder,
   async run(args) {
     const [{ commandLineError }, { buildHistory }, { findSnapshotDirs, loadSnapshot }, { renderHistory }] = await Promise.all([

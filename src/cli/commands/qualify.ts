@@ -18,6 +18,7 @@ const builder = (yargs: Argv) =>
 export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'qualify <profile>',
   describe: 'step the offered rate until the SLO breaks: capacity, knee, headroom, failover (N+1)',
+  example: ['stampede qualify profiles/black-friday.yaml --step 5s --out reports/nightly/$(date +%F)', 'find capacity, knee and headroom into a dated folder'],
   builder,
   async run(args) {
     const [input, { qualify }, { createNewRunDir, defaultRunDir }, { formatUs }, { writeQualificationReports }, { verdictLine }, { writeQualificationCiOutputs }] =

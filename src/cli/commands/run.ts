@@ -14,6 +14,7 @@ const builder = (yargs: Argv) =>
 export const run: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'run <profile>',
   describe: 'run a profile and write reports/<profile>/<time>/',
+  example: ['stampede run profiles/sudden-spike.yaml --seed 7 --junit reports/junit.xml', 'run a profile on the model; JUnit XML for CI'],
   builder,
   async run(args) {
     const [{ durationOption, loadProfileWithSample, targetOption }, { runProfile }, { verdictLine }, { writeRunCiOutputs }] = await Promise.all([

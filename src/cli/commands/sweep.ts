@@ -14,6 +14,7 @@ const builder = (yargs: Argv) =>
 export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'sweep <profile>',
   describe: 'run the model over a grid of one or two parameters and report where the system recovers',
+  example: ['stampede sweep profiles/viral-hot-key.yaml --vary keys.hot[0].peak=0.1..0.5', 'where does the system stop recovering as the hot key grows?'],
   builder,
   async run(args) {
     const [{ sweep, renderSweep }, { loadProfile }, { commandLineError }, { parseDurationUs }] = await Promise.all([
