@@ -1,12 +1,12 @@
-// Regenerates reports/examples/ (or --out DIR) from the shipped incident profiles on the model.
-// Usage: node --import tsx scripts/build-examples.ts [--out DIR] [profile …]
-import { buildExample, EXAMPLE_PROFILES } from './examples.ts';
+// Regenerates reports/examples/ (or --out DIR) from the shipped incident profiles on the model, and the nightly reports.
+// Usage: node --import tsx scripts/build-examples.ts [--out DIR] [profile … | nightly]
+import { buildNamedExample, EXAMPLE_NAMES } from './examples.ts';
 
 const args = process.argv.slice(2);
 const outAt = args.indexOf('--out');
 const out = outAt >= 0 ? args.splice(outAt, 2)[1]! : 'reports/examples';
-const names = args.length > 0 ? args : [...EXAMPLE_PROFILES];
+const names = args.length > 0 ? args : [...EXAMPLE_NAMES];
 for (const name of names) {
-  await buildExample(name, out);
+  await buildNamedExample(name, out);
   process.stdout.write(`${out}/${name}/\n`);
 }

@@ -44,8 +44,8 @@ export function analyseRun(result: RunResult, profile: Profile, options: { plan?
     reasons: verdictReasons(verdict, slo, flags, result.interrupted),
     slo,
     flags,
-    ...(result.generator && { generator: judgeGenerator(result.generator, result.driver.transport) }),
+    ...(result.generator && { generator: judgeGenerator(result.generator, result.driver.transport, profile.generator) }),
     interrupted: result.interrupted,
-    limits: limitsShown(result.generator !== undefined),
+    limits: limitsShown(result.generator !== undefined, profile.generator),
   };
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_GENERATOR_LIMITS, type GeneratorLimits } from '../profile/schema.ts';
 import { formatUs } from './format.ts';
 
 /*
@@ -5,17 +6,11 @@ import { formatUs } from './format.ts';
  * value: a verdict the reader cannot trace to a number is not one they can trust.
  */
 
-/** Limits past which the generator, not the target, is taken to have shaped the run. */
-export const GENERATOR_LIMITS = {
-  /** Event-loop lag p99 above this means timers and socket reads ran late. */
-  lagP99Ms: 50,
-  /** More than this fraction of one core means the sending thread had no slack. */
-  cpu: 0.9,
-  /** Pacer lateness p99 (time due → time handed to the transport) above this means the schedule slipped. */
-  dispatchLatenessP99Us: 10_000,
-  /** Requests that waited for a connection slot count against the generator once send lateness p99 passes this. */
-  connectionWaitLatenessP99Us: 10_000,
-} as const;
+/**
+ * Limits past which the generator, not the target, is taken to have shaped the run: the profile's
+ * `generator:` section, whose defaults (the schema is their home) are these.
+ */
+export const GENERATOR_LIMITS: GeneratorLimits = DEFAULT_GENERATOR_LIMITS;
 
 /** Below this many samples beyond a percentile, the percentile is one or two requests: no verdict. */
 export const MIN_TAIL_SAMPLES = 10;
@@ -47,16 +42,20 @@ export interface LimitShown {
   meaning: string;
 }
 
-/** Every limit above that applies to the run, as the report's "Limits behind the verdict" table lists them. */
-export function limitsShown(realTarget: boolean): LimitShown[] {
-  const g = GENERATOR_LIMITS;
+/**
+ * Every limit above that applies to the run, as the report's "Limits behind the verdict" table lists
+ * them; the generator's are the values the run was judged by (the profile's `generator:` section).
+ */
+export function limitsShown(realTarget: boolean, g: GeneratorLimits = GENERATOR_LIMITS): LimitShown[] {
+  const set = (value: string, key: keyof GeneratorLimits, shown: (v: number) => string) =>
+    g[key] === GENERATOR_LIMITS[key] ? value : `${value} (profile; default ${shown(GENERATOR_LIMITS[key])})`;
   const generator: LimitShown[] = [
-    { name: 'generator event-loop lag p99', value: `${g.lagP99Ms}ms`, meaning: 'above it the generator is saturated (INVALID)' },
-    { name: 'generator CPU', value: `${g.cpu * 100}% of a core`, meaning: 'above it the generator is saturated (INVALID)' },
-    { name: 'dispatch lateness p99', value: formatUs(g.dispatchLatenessP99Us), meaning: 'above it the schedule slipped (INVALID)' },
+    { name: 'generator event-loop lag p99', value: set(formatUs(g.eventLoopLagP99), 'eventLoopLagP99', formatUs), meaning: 'above it the generator is saturated (INVALID)' },
+    { name: 'generator CPU', value: set(formatCpu(g.cpu), 'cpu', formatCpu), meaning: 'above it the generator is saturated (INVALID)' },
+    { name: 'dispatch lateness p99', value: set(formatUs(g.dispatchLatenessP99), 'dispatchLatenessP99', formatUs), meaning: 'above it the schedule slipped (INVALID)' },
     {
       name: 'send lateness p99 with connection waits',
-      value: formatUs(g.connectionWaitLatenessP99Us),
+      value: set(formatUs(g.connectionWaitLatenessP99), 'connectionWaitLatenessP99', formatUs),
       meaning: 'above it, waiting for a connection slot limited the generator (INVALID)',
     },
   ];
@@ -71,4 +70,9 @@ export function limitsShown(realTarget: boolean): LimitShown[] {
     { name: 'production factor', value: `${PRODUCTION_FACTOR}×`, meaning: 'test figures further than this from production warn' },
     { name: 'steady-state run length', value: formatUs(MIN_STEADY_RUN_US), meaning: 'shorter measured runs warn' },
   ];
+}
+
+/** A CPU limit as a share of one core: 0.9 → "90% of a core". */
+export function formatCpu(cores: number): string {
+  return `${Math.round(cores * 1000) / 10}% of a core`;
 }

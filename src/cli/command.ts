@@ -9,6 +9,8 @@ import type { ArgumentsCamelCase, Argv } from 'yargs';
 export interface StampedeCommand<A> {
   command: string;
   describe: string;
+  /** One typical invocation and what it does, shown under Examples in `--help`. */
+  example: [command: string, description: string];
   builder(yargs: Argv): Argv<A>;
   /**
    * `signal` aborts on SIGINT or SIGTERM: the command stops its traffic and writes what it has; the
@@ -49,4 +51,9 @@ export function liveOptions<T>(yargs: Argv<T>) {
     .option('progress', { type: 'boolean', describe: 'a status line per interval on stderr (default: in a terminal only; --progress prints plain lines elsewhere)' })
     .option('metrics-port', { type: 'number', describe: 'serve OpenMetrics for Prometheus on this port while the run lasts' })
     .option('metrics-host', { type: 'string', default: '127.0.0.1', describe: 'address of the metrics endpoint (loopback only)' });
+}
+
+/** `--junit FILE`, for the commands that judge a run (run, qualify); written by ci-outputs.ts. */
+export function junitOption<T>(yargs: Argv<T>) {
+  return yargs.option('junit', { type: 'string', describe: 'also write a JUnit XML report here: the verdict, each SLO check and each realism flag a test case' });
 }

@@ -35,19 +35,28 @@ export async function main(argv: string[]): Promise<number> {
     .command(adapt(history, setExit, argv))
     .command(adapt(serve, setExit, argv))
     .command(adapt(schema, setExit, argv))
+    .completion('completion', 'print a bash/zsh completion script (stampede completion >> ~/.bashrc)')
+    // Options from STAMPEDE_* variables (STAMPEDE_TARGET, STAMPEDE_MAX_STEPS, …): the command line wins over them, and
+    // they over the profile. Strict mode applies to them too: one naming no option of the command is rejected (exit 2).
+    .env('STAMPEDE')
+    .option('debug', { type: 'boolean', describe: 'print the stack of an internal error (also STAMPEDE_DEBUG=1)' })
+    // Declared for every command (hidden where it means nothing), so a STAMPEDE_ALLOW_REMOTE exported for
+    // run and qualify does not make validate or history fail as an unknown option.
+    .option('allow-remote', { type: 'string', array: true, hidden: true })
     .strict()
     .demandCommand(1, 'name a command')
     .help()
     .version(packageVersion())
+    .epilogue(EPILOGUE)
     .exitProcess(false)
     // Thrown, not printed: a failed parse (an unknown option, a missing argument) must stop before the handler runs.
     .fail((message, error) => {
-      throw error ?? new CommandLineError(describeParseFailure(message, argv, COMMANDS));
+      throw error ?? new CommandLineError(withEnvironmentHint(describeParseFailure(message, argv, COMMANDS), message));
     });
   try {
     await cli.parseAsync();
   } catch (error) {
-    return exitCodeFor(error, (text) => process.stderr.write(text), Boolean(process.env.STAMPEDE_DEBUG));
+    return exitCodeFor(error, (text) => process.stderr.write(text), Boolean(process.env.STAMPEDE_DEBUG) || argv.includes('--debug'));
   }
   return exitCode;
 }
@@ -59,7 +68,10 @@ function adapt<A>(command: StampedeCommand<A>, setExit: (code: number) => void, 
     command: command.command,
     describe: command.describe,
     builder: (y: Argv) => {
-      const built = command.builder(y);
+      const built = command
+        .builder(y)
+        .example(...command.example)
+        .epilogue(EPILOGUE);
       // yargs keeps the declared options at run time (getOptions), though its types do not say so.
       declared = (built as unknown as { getOptions(): DeclaredOptions }).getOptions();
       return built;
@@ -77,6 +89,30 @@ function adapt<A>(command: StampedeCommand<A>, setExit: (code: number) => void, 
       }
     },
   };
+}
+
+const EPILOGUE = [
+  'Exit codes: 0 PASS (or no SLO) · 1 FAIL, INVALID or a regression · 2 bad input (profile, override, option) · 3 could not start · 70 internal error (a bug; --debug for the stack) · 130 interrupted.',
+  'Options also come from STAMPEDE_* variables (--max-steps from STAMPEDE_MAX_STEPS): the command line wins over them, they over the profile.',
+].join('\n\n');
+
+/**
+ * yargs names an unknown option without saying where it came from: when a STAMPEDE_* variable
+ * supplied it, say so, or the user hunts for a flag they never typed.
+ */
+/** `described`, plus the STAMPEDE_* variables behind yargs' `message` when an unknown option came from the environment. */
+function withEnvironmentHint(described: string, message: string): string {
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message)?.[1]?.split(', ') ?? [];
+  const fromEnv = unknown
+    .map(
+      (name) =>
+        `STAMPEDE_${name
+          .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+          .replace(/-/g, '_')
+          .toUpperCase()}`,
+    )
+    .filter((v) => v in process.env);
+  return fromEnv.length === 0 ? described : `${described} (from the environment: ${fromEnv.join(', ')} names no option of this command)`;
 }
 
 /** The version in package.json, two folders up from both src/cli/ and dist/cli/. */

@@ -202,6 +202,25 @@ export const ProductionSchema = z
   })
   .meta({ description: 'What production looks like: realism flags compare the test with it.' });
 
+/**
+ * The limits past which the load generator, not the target, is taken to have shaped a run (real
+ * targets only): beyond any of them the verdict is INVALID. The defaults suit a dedicated machine;
+ * a busy shared one may need looser limits, and loosening one raises a warning flag of its own.
+ */
+export const GeneratorLimitsSchema = z
+  .strictObject({
+    eventLoopLagP99: duration.default(50_000).meta({ description: 'Event-loop lag p99 of a sending thread above this: timers and socket reads ran late (default 50ms).' }),
+    cpu: share.default(0.9).meta({ description: 'CPU of a sending thread above this fraction of one core: it had no slack (default 0.9).' }),
+    dispatchLatenessP99: duration.default(10_000).meta({ description: 'Pacer lateness p99 (time due → handed to the transport) above this: the schedule slipped (default 10ms).' }),
+    connectionWaitLatenessP99: duration
+      .default(10_000)
+      .meta({ description: 'Requests that waited for a free connection count against the generator once send lateness p99 passes this (default 10ms).' }),
+  })
+  .meta({ description: 'Generator-health limits (real targets): past any of them the run is INVALID. Looser than the defaults warns.' });
+
+/** The generator limits as the schema's defaults give them (µs and fractions of a core). */
+export const DEFAULT_GENERATOR_LIMITS: GeneratorLimits = GeneratorLimitsSchema.parse({});
+
 /** A target string, checked by the one target parser so the schema and --target agree on what is valid. */
 const target = z.string().superRefine((text, ctx) => {
   try {
@@ -247,6 +266,7 @@ export const ProfileSchema = z
     // prefault: an absent section is parsed from {}, so the parsed profile carries every protocol default.
     http: HttpTargetSchema.prefault({}).meta({ description: 'Request templates and connection pool for an http:// target.' }),
     memcached: MemcachedTargetSchema.prefault({}).meta({ description: 'Sharding and connections for a memcached:// target.' }),
+    generator: GeneratorLimitsSchema.prefault({}).meta({ description: 'Limits on the load generator’s own health (real targets); past one the run is INVALID.' }),
     topology: z.union([z.string().min(1), TopologySchema]).meta({ description: 'Model topology: a path relative to this profile, or the topology inline.' }),
   })
   .meta({ title: 'stampede profile', description: 'A traffic profile: the shape of the load, not a tool invocation.' });
@@ -263,5 +283,7 @@ export type Slo = z.output<typeof SloSchema>;
 export type Production = z.output<typeof ProductionSchema>;
 /** The profile's `http:` section with every default applied (durations in µs). */
 export type HttpSettings = z.output<typeof HttpTargetSchema>;
+/** The profile's `generator:` section: generator-health limits, durations in µs, CPU in fractions of a core. */
+export type GeneratorLimits = z.output<typeof GeneratorLimitsSchema>;
 /** The profile's `memcached:` section with every default applied (durations in µs). */
 export type MemcachedSettings = z.output<typeof MemcachedTargetSchema>;

@@ -32,6 +32,18 @@ export function renderSummary(result: RunResult, analysis: RunAnalysis): string 
   return `${lines.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n')}\n`;
 }
 
+/** Reasons on the verdict line are cut here: the full ones are in the summary above it. */
+const VERDICT_LINE_REASON_CHARS = 120;
+
+/**
+ * The verdict and its reasons on one line, the last a command prints (what a CI log shows last):
+ * `INVALID: the load generator was the limit (…); p99: measured 61ms > 50ms`.
+ */
+export function verdictLine(verdict: string, reasons: readonly string[]): string {
+  const cut = (r: string) => (r.length > VERDICT_LINE_REASON_CHARS ? `${r.slice(0, VERDICT_LINE_REASON_CHARS - 1)}…` : r);
+  return reasons.length === 0 ? verdict : `${verdict}: ${reasons.map(cut).join('; ')}`;
+}
+
 export function latencyTable(result: RunResult): string {
   const rows: string[][] = [
     row('all', result.requests.ok + result.requests.failed, result.requests.failed, result.latencyUs),

@@ -6,6 +6,7 @@ import { compareRuns } from '../../src/analysis/compare.ts';
 import { compareCapacity, compareErrorRates, quantileWithInterval } from '../../src/analysis/quantile-ci.ts';
 import { runProfile } from '../../src/pipeline/run.ts';
 import { newHistogram } from '../../src/recorder/histograms.ts';
+import { buildHistory } from '../../src/analysis/history.ts';
 import { renderHistory } from '../../src/report/history-report.ts';
 import { findSnapshotDirs, loadSnapshot } from '../../src/run-folder/snapshot.ts';
 import { stampede } from '../helpers/cli.ts';
@@ -60,9 +61,9 @@ describe('noise margins from the histograms', () => {
 });
 
 // M/M/8 at utilisation 0.5; a "slow night" doubles the service time (utilisation 1.0 would not be stable, so 1.6 ms: 0.8).
-const night = (seed: number, meanMs = 1) =>
+const night = (seed: number, meanMs = 1, name = 'nightly') =>
   makeProfile({
-    name: 'nightly',
+    name,
     seed,
     warmup: '500ms',
     phases: [{ type: 'steady', rate: 4000, duration: '3s' }],
@@ -72,9 +73,15 @@ const night = (seed: number, meanMs = 1) =>
 
 describe('compare and history on stored runs', { timeout: 120_000 }, () => {
   const nights = join(scratch, 'nights');
+  const others = join(nights, 'other-service');
   beforeAll(async () => {
     // Seven nights: different seeds (noise only), night 5 with the slow build, fixed again on night 6.
-    for (let i = 1; i <= 7; i++) await runProfile(night(i, i === 5 ? 1.6 : 1), { outDir: join(nights, `night-${i}`) });
+    // Between nights 3 and 4 a slow service of another profile runs twice (same build, same seed):
+    // judged against the nightly runs it would read as a regression and night 4 as an improvement.
+    for (let i = 1; i <= 7; i++) {
+      await runProfile(night(i, i === 5 ? 1.6 : 1), { outDir: join(nights, `night-${i}`) });
+      if (i === 3) for (const j of [1, 2]) await runProfile(night(1, 1.6, 'other-service'), { outDir: join(others, `other-${j}`) });
+    }
   }, 120_000);
 
   it('two runs of the same build with different seeds: no regression (exit 0)', () => {
@@ -95,29 +102,44 @@ describe('compare and history on stored runs', { timeout: 120_000 }, () => {
     expect(compareRuns(loadSnapshot(join(nights, 'night-5')), loadSnapshot(join(nights, 'night-6'))).rows.find((r) => r.metric === 'p99')!.change).toBe('improved');
   });
 
-  it('history over seven nights: a trend table in order, the slow night marked, charts in the HTML', () => {
+  it('history groups by profile: each run is judged against the previous run of its own profile', () => {
     const dirs = findSnapshotDirs(nights);
-    expect(dirs).toHaveLength(7);
-    const { markdown, html } = renderHistory(dirs.map(loadSnapshot));
+    expect(dirs).toHaveLength(9);
+    const history = buildHistory(dirs.map(loadSnapshot));
+    expect(history.profiles.map((p) => [p.profileName, p.entries.map((e) => e.snapshot.label)])).toEqual([
+      ['nightly', ['night-1', 'night-2', 'night-3', 'night-4', 'night-5', 'night-6', 'night-7']],
+      ['other-service', ['other-1', 'other-2']],
+    ]);
+    expect(history.regressions).toEqual(['nightly night-5 (p50, p99, p99.9)']);
+    const { markdown, html } = renderHistory(history);
+    expect(markdown).toMatch(/^# history: 9 runs of 2 profiles/);
     const rows = markdown.split('\n').filter((l) => l.startsWith('| night-'));
     expect(rows.map((r) => r.split('|')[1]!.trim())).toEqual(['night-1', 'night-2', 'night-3', 'night-4', 'night-5', 'night-6', 'night-7']);
-    expect(rows[4]).toContain('**p99 regressed**');
-    expect(rows[5]).toContain('p99 improved');
-    expect(rows.filter((r) => r.includes('regressed'))).toHaveLength(1);
-    expect(html.match(/<svg/g)).toHaveLength(1);
+    expect(rows[3]).toMatch(/\| same\s+\|$/);
+    expect(rows[4]).toContain('**REGRESSED: p50, p99, p99.9**');
+    expect(rows[5]).toContain('improved: p50, p99, p99.9');
+    expect(markdown.split('\n').filter((l) => l.includes('REGRESSED'))).toHaveLength(1);
+    expect(markdown.split('\n').find((l) => l.startsWith('| other-2'))).toMatch(/\| same\s+\|$/);
+    expect(html.match(/<svg/g)).toHaveLength(2);
   });
 
-  it('history through the CLI, on seven runs and on two, writes history.md and history.html', () => {
-    const seven = stampede(['history', nights, '--out', scratch]);
-    expect(seven.status).toBe(0);
-    expect(readFileSync(join(scratch, 'history.md'), 'utf8')).toMatch(/^# history: 7 runs/);
-    expect(readFileSync(join(scratch, 'history.html'), 'utf8')).toContain('<svg');
+  it('history through the CLI exits 1 on a regression, 0 without, and creates --out', () => {
+    const out = join(scratch, 'not', 'yet', 'there');
+    const all = stampede(['history', nights, '--out', out]);
+    expect(all.stderr).toBe('');
+    expect(all.status).toBe(1);
+    expect(readFileSync(join(out, 'history.md'), 'utf8')).toMatch(/^# history: 9 runs of 2 profiles/);
+    expect(readFileSync(join(out, 'history.html'), 'utf8')).toContain('<svg');
     const two = join(scratch, 'two');
     for (const n of ['night-4', 'night-5']) cpSync(join(nights, n), join(two, n), { recursive: true });
     const pair = stampede(['history', two]);
-    expect(pair.status).toBe(0);
-    expect(pair.stdout).toMatch(/^# history: 2 runs/);
-    expect(pair.stdout).toContain('**p99 regressed**');
+    expect(pair.status).toBe(1);
+    expect(pair.stdout).toMatch(/^# history: 2 runs of 1 profile\n/);
+    expect(pair.stdout).toContain('**REGRESSED: p50, p99, p99.9**');
     expect(readFileSync(join(two, 'history.md'), 'utf8')).toBe(pair.stdout.split('\nwritten to ')[0]);
+    const steady = join(scratch, 'steady');
+    for (const n of ['night-1', 'night-2']) cpSync(join(nights, n), join(steady, n), { recursive: true });
+    expect(stampede(['history', steady]).status).toBe(0);
+    expect(stampede(['history', join(scratch, 'no-such-folder')]).status).toBe(2);
   });
 });

@@ -15,8 +15,8 @@ export interface CliResult {
  */
 export const CLI_ENTRY = 'scripts/stampede-dev.js';
 
-/** Runs the real CLI in a child process from the repository root. */
-export function stampede(args: string[], timeoutMs = 120_000): CliResult {
-  const child = spawnSync(process.execPath, [CLI_ENTRY, ...args], { cwd: repoRoot, encoding: 'utf8', timeout: timeoutMs });
+/** Runs the real CLI in a child process from the repository root (with `env` added to this process's environment). */
+export function stampede(args: string[], timeoutMs = 120_000, env: Record<string, string> = {}): CliResult {
+  const child = spawnSync(process.execPath, [CLI_ENTRY, ...args], { cwd: repoRoot, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, ...env } });
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stampede } from '../helpers/cli.ts';
 
@@ -82,6 +83,8 @@ describe('stampede qualify (CLI)', { timeout: 120_000 }, () => {
       '4',
       '--set',
       'production={peakRps: 2000, dataCentres: 2}',
+      '--junit',
+      join(out, 'junit.xml'),
     ]);
     expect(run.stderr).toMatch(/^step 1: 1000 rps/);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
@@ -91,6 +94,14 @@ describe('stampede qualify (CLI)', { timeout: 120_000 }, () => {
     const q = JSON.parse(readFileSync(join(out, 'qualification.json'), 'utf8'));
     expect(q.steps.length).toBe(4);
     expect(run.status).toBe(q.verdict === 'PASS' ? 0 : 1);
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(new RegExp(`^${q.verdict}: (capacity|no step held)`));
+    // JUnit: the verdict and the capacity checks as test cases, read back with an XML parser.
+    const junit = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testcase' }).parse(readFileSync(join(out, 'junit.xml'), 'utf8'));
+    const cases = junit.testsuites.testsuite.testcase as { '@_name': string; failure?: unknown }[];
+    expect(cases.slice(0, 3).map((c) => c['@_name'])).toEqual(['verdict', 'capacity covers the expected peak', 'failover (N+1, 2 DCs)']);
+    expect(cases[0]!.failure === undefined).toBe(q.verdict === 'PASS');
+    expect(cases[2]!.failure === undefined).toBe(q.failover.pass);
+    expect(cases.length).toBe(3 + q.flags.length);
     // Re-rendered from qualification.json alone.
     unlinkSync(join(out, 'report.md'));
     expect(stampede(['report', out]).status).toBe(0);

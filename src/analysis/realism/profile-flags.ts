@@ -2,7 +2,8 @@ import { formatUs } from '../format.ts';
 import type { Profile } from '../../profile/types.ts';
 import { quantile, upperBound } from './distribution-stats.ts';
 import { formatBytes, formatCount, formatShare } from '../format.ts';
-import { MIN_STEADY_RUN_US, PRODUCTION_FACTOR, SMALL_VALUE_BYTES } from '../limits.ts';
+import type { GeneratorLimits } from '../../profile/schema.ts';
+import { formatCpu, GENERATOR_LIMITS, MIN_STEADY_RUN_US, PRODUCTION_FACTOR, SMALL_VALUE_BYTES } from '../limits.ts';
 import { INCIDENT } from './incidents.ts';
 import { topKeyShare } from './key-skew.ts';
 import { trafficSizes } from './traffic-shape.ts';
@@ -367,6 +368,27 @@ export const loopback: FlagRule = ({ profile, result }) => {
   return [];
 };
 
+/**
+ * A `generator:` limit set looser than its default: the run may pass on a generator that shaped it.
+ * Allowed (a busy shared machine needs it), never silent. Real targets only: the model has no generator.
+ */
+export const generatorLimitsLoosened: FlagRule = ({ profile, result }) => {
+  if ((result?.target ?? profile.target) === 'model') return [];
+  const loosened = (Object.keys(GENERATOR_LIMITS) as (keyof GeneratorLimits)[]).filter((key) => profile.generator[key] > GENERATOR_LIMITS[key]);
+  if (loosened.length === 0) return [];
+  const shown = (key: keyof GeneratorLimits, v: number) => (key === 'cpu' ? formatCpu(v) : formatUs(v));
+  return [
+    flag(
+      'generator-limits-loosened',
+      'warn',
+      'generator-health limits loosened',
+      loosened.map((key) => `generator.${key} ${shown(key, profile.generator[key])} (default ${shown(key, GENERATOR_LIMITS[key])})`).join('; '),
+      INCIDENT.openlinker,
+      'run the generator on a quieter or bigger machine (or more --workers) and return to the default limits',
+    ),
+  ];
+};
+
 export const errorRateIgnored: FlagRule = ({ profile, result }) => {
   if (profile.slo.errorRate !== undefined) return [];
   const failed = result ? result.requests.failed + result.requests.dropped : undefined;
@@ -391,6 +413,7 @@ export const PROFILE_RULES: FlagRule[] = [
   failoverHeadroom,
   retriesAndTimeouts,
   loopback,
+  generatorLimitsLoosened,
   errorRateIgnored,
 ];
 

@@ -63,11 +63,11 @@ export const coordinatedOmission: FlagRule = ({ result }) => {
   ];
 };
 
-export const generatorBottleneck: FlagRule = ({ result }) => {
+export const generatorBottleneck: FlagRule = ({ profile, result }) => {
   if (!result) return [];
   const reasons: string[] = [];
   let severity: RealismFlag['severity'] = 'warn';
-  const judged = result.generator ? judgeGenerator(result.generator, result.driver.transport) : undefined;
+  const judged = result.generator ? judgeGenerator(result.generator, result.driver.transport, profile.generator) : undefined;
   if (judged?.saturated) {
     severity = 'invalid';
     reasons.push(...judged.reasons);

@@ -11,6 +11,7 @@ const builder = (yargs: Argv) =>
 export const compare: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'compare <baseline> <candidate>',
   describe: 'did latency, error rate or capacity regress? (exit 1 on a regression)',
+  example: ['stampede compare reports/nightly/2026-01-01 reports/nightly/2026-01-02', 'did the second night regress? (exit 1 if so)'],
   builder,
   async run(args) {
     const [{ commandLineError }, { compareRuns }, { isRunDir, loadSnapshot }, { writeFileAtomic }, { renderComparison }] = await Promise.all([

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import type { ArgsOf, StampedeCommand } from '../command.ts';
@@ -8,22 +9,26 @@ const builder = (yargs: Argv) =>
 
 export const history: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'history <dir>',
-  describe: 'trend table and charts (capacity and p99 per night) of a folder of runs',
+  describe: 'trend tables and charts per profile (capacity and p99 per night) of a folder of runs (exit 1 on a regression)',
+  example: ['stampede history reports/nightly --out reports/nightly-trend', 'trend per profile; exit 1 if a night regressed'],
   builder,
   async run(args) {
-    const [{ commandLineError }, { findSnapshotDirs, loadSnapshot }, { writeFileAtomic }, { renderHistory }] = await Promise.all([
+    const [{ commandLineError }, { buildHistory }, { findSnapshotDirs, loadSnapshot }, { createRunDir, writeFileAtomic }, { renderHistory }] = await Promise.all([
       import('../input.ts'),
+      import('../../analysis/history.ts'),
       import('../../run-folder/snapshot.ts'),
       import('../../run-folder/index.ts'),
       import('../../report/history-report.ts'),
     ]);
-    const dirs = findSnapshotDirs(args.dir);
+    const dirs = existsSync(args.dir) ? findSnapshotDirs(args.dir) : [];
     if (dirs.length === 0) throw commandLineError('<dir>', `no runs under ${args.dir}`, 'a folder of run or qualification folders, e.g. reports/nightly/');
-    const { markdown, html } = renderHistory(dirs.map(loadSnapshot));
+    const trend = buildHistory(dirs.map(loadSnapshot));
+    const { markdown, html } = renderHistory(trend);
     const out = args.out ?? args.dir;
+    createRunDir(out);
     writeFileAtomic(join(out, 'history.md'), markdown);
     writeFileAtomic(join(out, 'history.html'), html);
     process.stdout.write(`${markdown}\nwritten to ${join(out, 'history.md')} and history.html\n`);
-    return ExitCode.Ok;
+    return trend.regressions.length > 0 ? ExitCode.SloFailed : ExitCode.Ok;
   },
 };

@@ -7,6 +7,7 @@ const builder = (yargs: Argv) => productionSampleOption(profileOptions(yargs));
 export const lint: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'lint <profile>',
   describe: 'show the realism flags knowable before a run',
+  example: ['stampede lint profiles/viral-hot-key.yaml --production-sample prod.csv', 'realism flags before a run, against a production sample'],
   builder,
   async run(args) {
     const [{ loadProfileWithSample }, { realismFlags }, { createSchedule }, { flagsMarkdown }] = await Promise.all([

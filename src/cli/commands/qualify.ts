@@ -1,10 +1,10 @@
 import type { Argv } from 'yargs';
-import { allowRemoteOption, type ArgsOf, type StampedeCommand, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
+import { allowRemoteOption, type ArgsOf, type StampedeCommand, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { allowedRemoteHosts, numberOption, optionalNumberOption } from '../options.ts';
 
 const builder = (yargs: Argv) =>
-  liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs))))
+  junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs)))))
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target)' })
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/qualify-<UTC time>/)' })
     .option('step', { type: 'string', default: '10s', describe: 'measured duration of each step' })
@@ -24,16 +24,20 @@ const MAX_STEPS = 100;
 export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'qualify <profile>',
   describe: 'step the offered rate until the SLO breaks: capacity, knee, headroom, failover (N+1)',
+  example: ['stampede qualify profiles/black-friday.yaml --step 5s --out reports/nightly/$(date +%F)', 'find capacity, knee and headroom into a dated folder'],
   builder,
   async run(args, signal) {
-    const [input, { qualify }, { createNewRunDir, defaultRunDir, writeReports }, { formatUs }, { renderQualificationReports }, { startLiveView }] = await Promise.all([
-      import('../input.ts'),
-      import('../../qualify/qualify.ts'),
-      import('../../run-folder/index.ts'),
-      import('../../analysis/format.ts'),
-      import('../../report/qualification-report.ts'),
-      import('../live.ts'),
-    ]);
+    const [input, { qualify }, { createNewRunDir, defaultRunDir, writeReports }, { formatUs }, { renderQualificationReports }, { startLiveView }, { verdictLine }, { writeQualificationCiOutputs }] =
+      await Promise.all([
+        import('../input.ts'),
+        import('../../qualify/qualify.ts'),
+        import('../../run-folder/index.ts'),
+        import('../../analysis/format.ts'),
+        import('../../report/qualification-report.ts'),
+        import('../live.ts'),
+        import('../../report/summary.ts'),
+        import('../ci-outputs.ts'),
+      ]);
     const target = input.targetOption(args.target);
     const stepUs = input.durationOption('--step', args.step);
     const warmupUs = input.durationOption('--warmup', args.warmup, true);
@@ -74,7 +78,8 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
       await live.close();
       const reports = renderQualificationReports(q);
       writeReports(outDir, reports);
-      process.stdout.write(args.quiet ? `${outDir}\n` : `${reports.markdown}\nwritten to ${outDir}/\n`);
+      writeQualificationCiOutputs(q, outDir, args.junit);
+      process.stdout.write(args.quiet ? `${outDir}\n` : `${reports.markdown}\nwritten to ${outDir}/\n${verdictLine(q.verdict, q.reasons)}\n`);
       if (q.interrupted) return ExitCode.Interrupted;
       return q.verdict === 'PASS' ? ExitCode.Ok : ExitCode.SloFailed;
     } finally {

@@ -11,6 +11,7 @@ const builder = (yargs: Argv) => yargs.positional('dir', { type: 'string', deman
 export const report: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'report <dir>',
   describe: 're-render report.md and report.html of a run or qualification folder, without traffic',
+  example: ['stampede report reports/sudden-spike/2026-01-01T00-00-00Z', 're-render report.md and report.html without traffic'],
   builder,
   async run(args) {
     // The report renderers (and echarts under them) load only here, when a report is rendered.

@@ -1,10 +1,10 @@
 import type { Argv } from 'yargs';
-import { allowRemoteOption, type ArgsOf, type StampedeCommand, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
+import { allowRemoteOption, type ArgsOf, type StampedeCommand, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
 import { exitCodeOf } from '../exit-codes.ts';
 import { allowedRemoteHosts, numberOption, optionalNumberOption, optionError } from '../options.ts';
 
 const builder = (yargs: Argv) =>
-  liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs))))
+  junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs)))))
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/<UTC time>/)' })
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target, "model")' })
     .option('seed', { type: 'string', describe: 'shorthand for --set seed=N' })
@@ -18,9 +18,16 @@ const MAX_WORKERS = 64;
 export const run: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'run <profile>',
   describe: 'run a profile and write reports/<profile>/<time>/',
+  example: ['stampede run profiles/sudden-spike.yaml --seed 7 --junit reports/junit.xml', 'run a profile on the model; JUnit XML for CI'],
   builder,
   async run(args, signal) {
-    const [input, { runProfile }, { startLiveView }] = await Promise.all([import('../input.ts'), import('../../pipeline/run.ts'), import('../live.ts')]);
+    const [input, { runProfile }, { startLiveView }, { verdictLine }, { writeRunCiOutputs }] = await Promise.all([
+      import('../input.ts'),
+      import('../../pipeline/run.ts'),
+      import('../live.ts'),
+      import('../../report/summary.ts'),
+      import('../ci-outputs.ts'),
+    ]);
     const target = input.targetOption(args.target);
     const seed = optionalNumberOption('--seed', args.seed, { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true, example: '42' });
     if (seed !== undefined && args.set.some((s) => s.split('=')[0]!.trim() === 'seed'))
@@ -36,7 +43,7 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
     if (remote.length > 0) process.stderr.write(input.remoteNotice(remote));
     const live = await startLiveView(args);
     try {
-      const { analysis, summary, dir } = await runProfile(profile, {
+      const { result, analysis, summary, dir } = await runProfile(profile, {
         outDir: args.out,
         target,
         intervalUs,
@@ -45,7 +52,8 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
         onInterval: live.observer(),
       });
       await live.close();
-      process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${analysis.verdict}\n`);
+      writeRunCiOutputs({ result, analysis, dir }, args.junit);
+      process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${verdictLine(analysis.verdict, analysis.reasons)}\n`);
       return exitCodeOf(analysis);
     } finally {
       await live.close();

@@ -16,6 +16,7 @@ const builder = (yargs: Argv) =>
 export const serve: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'serve <service>',
   describe: 'run a real target on 127.0.0.1: `reference` is a getPostRecord batch lookup over memcached',
+  example: ['stampede serve reference --port 8080 --limit 50', 'the reference service on 127.0.0.1:8080'],
   builder,
   ownsSignals: true,
   async run(args) {

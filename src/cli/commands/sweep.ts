@@ -22,6 +22,7 @@ const MAX_POINTS = 1000;
 export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'sweep <profile>',
   describe: 'run the model over a grid of one or two parameters and report where the system recovers',
+  example: ['stampede sweep profiles/viral-hot-key.yaml --vary keys.hot[0].peak=0.1..0.5', 'where does the system stop recovering as the hot key grows?'],
   builder,
   async run(args, signal) {
     const [{ sweep, renderSweep }, { parseAxis }, { loadProfile }, { ProfileError }, { commandLineError }, { parseDurationUs }, { Progress, progressMode }] = await Promise.all([

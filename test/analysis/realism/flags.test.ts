@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { realismFlags, type RealismInput } from '../../../src/analysis/realism/index.ts';
 import { runVerdict } from '../../../src/analysis/verdict.ts';
+import { analyseRun } from '../../../src/analysis/analyse-run.ts';
 import { createSchedule } from '../../../src/schedule/index.ts';
 import { HEALTHY_GENERATOR, profileWith, resultWith } from './fixtures.ts';
 
@@ -234,6 +235,14 @@ const CASES: FlagCase[] = [
     trigger: () => ({ profile: quietProfile, result: resultWith({ target: 'http://127.0.0.1:8080' }) }),
     quiet: () => ({ profile: quietProfile, result: resultWith({ target: 'http://10.1.2.3:8080' }) }),
   },
+  {
+    id: 'generator-limits-loosened',
+    severity: 'warn',
+    trigger: () => ({ profile: profileWith({ generator: { dispatchLatenessP99: '40ms' } }), result: resultWith({ target: 'http://10.1.2.3:8080' }) }),
+    // Tightening a limit is always allowed; the model has no generator to loosen.
+    quiet: () => ({ profile: profileWith({ generator: { dispatchLatenessP99: '5ms', cpu: 0.5 } }), result: resultWith({ target: 'http://10.1.2.3:8080' }) }),
+    evidence: /generator\.dispatchLatenessP99 40ms \(default 10ms\)/,
+  },
 ];
 
 describe('realism flags: each is raised by its trigger and quiet otherwise', () => {
@@ -262,6 +271,36 @@ describe('realism flags: each is raised by its trigger and quiet otherwise', () 
     expect(runVerdict({ pass: false, checks: [{ ...check, pass: false }] }, [])).toBe('FAIL');
     expect(runVerdict({ pass: true, checks: [check] }, [], true)).toBe('INVALID');
     expect(runVerdict({ pass: false, checks: [{ ...check, pass: false }] }, [], true)).toBe('FAIL');
+  });
+});
+
+describe('generator-health limits come from the profile', () => {
+  const lateDispatch = { ...HEALTHY_GENERATOR, dispatchLatenessUs: { mean: 5000, p50: 3000, p99: 25_000, max: 40_000 } };
+  const realTarget = { target: 'http://10.1.2.3:8080', generator: lateDispatch };
+
+  it('judges dispatch lateness against the default limit when the profile sets none', () => {
+    const raised = flagged({ profile: quietProfile, result: resultWith(realTarget) }, 'generator-bottleneck');
+    expect(raised?.severity).toBe('invalid');
+    expect(raised?.evidence).toMatch(/dispatch lateness p99 25ms > 10ms/);
+  });
+
+  it('judges against a loosened limit, and says so with a warning of its own (never a silent PASS)', () => {
+    const profile = profileWith({ generator: { dispatchLatenessP99: '30ms' } });
+    const flags = realismFlags({ profile, result: resultWith(realTarget) });
+    expect(flags.find((f) => f.id === 'generator-bottleneck')).toBeUndefined();
+    const loosened = flags.find((f) => f.id === 'generator-limits-loosened');
+    expect(loosened?.severity).toBe('warn');
+    expect(loosened?.evidence).toBe('generator.dispatchLatenessP99 30ms (default 10ms)');
+  });
+
+  it('shows the limits actually used in analysis.json, with the default beside a changed one', () => {
+    const profile = profileWith({ generator: { dispatchLatenessP99: '30ms', cpu: 0.95 } });
+    const analysis = analyseRun(resultWith(realTarget), profile);
+    const shown = Object.fromEntries(analysis.limits.map((l) => [l.name, l.value]));
+    expect(shown['dispatch lateness p99']).toBe('30ms (profile; default 10ms)');
+    expect(shown['generator CPU']).toBe('95% of a core (profile; default 90% of a core)');
+    expect(shown['generator event-loop lag p99']).toBe('50ms');
+    expect(analysis.generator?.saturated).toBe(false);
   });
 });
 

@@ -1,0 +1,34 @@
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { RunAnalysis } from '../analysis/analyse-run.ts';
+import type { Qualification } from '../analysis/qualification.ts';
+import type { RunResult } from '../recorder/result.ts';
+import { type CiOutcome, junitXml, qualificationOutcome, runOutcome, stepSummary } from '../report/ci.ts';
+import { commandLineError } from './input.ts';
+
+/**
+ * The outcome where CI reads it: JUnit XML at `--junit FILE` (its folder created), and a Markdown
+ * block appended to the file $GITHUB_STEP_SUMMARY names, when that variable is set.
+ */
+export function writeCiOutputs(outcome: CiOutcome, junitFile: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
+  if (junitFile !== undefined) {
+    try {
+      mkdirSync(dirname(junitFile), { recursive: true });
+      writeFileSync(junitFile, junitXml(outcome));
+    } catch (error) {
+      throw commandLineError('--junit', `cannot write ${junitFile}: ${(error as Error).message}`, 'a file path in a writable folder, e.g. --junit reports/junit.xml');
+    }
+  }
+  const summaryFile = env.GITHUB_STEP_SUMMARY;
+  if (summaryFile) appendFileSync(summaryFile, `${stepSummary(outcome)}\n`);
+}
+
+/** A run's CI outputs (`stampede run`). */
+export function writeRunCiOutputs(run: { result: RunResult; analysis: RunAnalysis; dir: string }, junitFile: string | undefined): void {
+  writeCiOutputs(runOutcome(run.result, run.analysis, run.dir), junitFile);
+}
+
+/** A qualification's CI outputs (`stampede qualify`). */
+export function writeQualificationCiOutputs(q: Qualification, dir: string, junitFile: string | undefined): void {
+  writeCiOutputs(qualificationOutcome(q, dir), junitFile);
+}

@@ -1,0 +1,72 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stampede } from '../helpers/cli.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'stampede-shell-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const COMMANDS = ['run', 'validate', 'lint', 'qualify', 'sweep', 'report', 'compare', 'history', 'serve', 'schema'];
+const SMALL = 'test/fixtures/cli/small.yaml';
+
+describe('stampede completion', { timeout: 60_000 }, () => {
+  it('prints a bash completion script, and a zsh one under zsh', () => {
+    const bash = stampede(['completion'], 60_000, { SHELL: '/bin/bash' });
+    expect(bash.status).toBe(0);
+    expect(bash.stdout).toContain('complete -o bashdefault -o default -F _stampede_yargs_completions stampede');
+    const zsh = stampede(['completion'], 60_000, { SHELL: '/bin/zsh' });
+    expect(zsh.status).toBe(0);
+    expect(zsh.stdout.split('\n')[0]).toBe('#compdef stampede');
+  });
+
+  it('completes command names and the options of a command', () => {
+    const commands = stampede(['--get-yargs-completions', 'stampede', '']).stdout.split('\n');
+    expect(commands).toEqual(expect.arrayContaining([...COMMANDS, 'completion']));
+    const options = stampede(['--get-yargs-completions', 'stampede', 'qualify', '--']).stdout.split('\n');
+    expect(options).toEqual(expect.arrayContaining(['--max-steps', '--junit', '--target']));
+  });
+});
+
+describe('--help', { timeout: 60_000 }, () => {
+  it('shows one example per command and the exit codes', () => {
+    for (const command of COMMANDS) {
+      const help = stampede([command, '--help']);
+      expect(help.status, command).toBe(0);
+      const examples = help.stdout.split('\nExamples:\n')[1];
+      expect(examples, `${command} --help has an example`).toMatch(new RegExp(`^  stampede ${command}\\b`));
+      expect(help.stdout).toContain('Exit codes: 0 PASS (or no SLO) · 1 FAIL, INVALID or a regression · 2 bad input');
+    }
+    expect(stampede(['--help']).stdout).toContain('130 interrupted');
+  });
+});
+
+describe('options from STAMPEDE_* variables', { timeout: 120_000 }, () => {
+  it('apply over the profile; the command line wins over them; they cannot fill or replace a positional', () => {
+    const fromEnv = join(scratch, 'from-env');
+    const fromCli = join(scratch, 'from-cli');
+    const env = { STAMPEDE_SEED: '43', STAMPEDE_QUIET: 'true', STAMPEDE_OUT: fromEnv, STAMPEDE_PROFILE: 'no-such-profile.yaml' };
+    const run = stampede(['run', SMALL, '--out', fromCli], 120_000, env);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(`${fromCli}\n`); // quiet from the environment; --out from the command line
+    expect(existsSync(fromEnv)).toBe(false);
+    expect(JSON.parse(readFileSync(join(fromCli, 'result.json'), 'utf8')).seed).toBe(43); // the profile says 42
+    const missing = stampede(['run'], 60_000, { STAMPEDE_PROFILE: SMALL });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/^stampede: Not enough non-option arguments/);
+  });
+
+  it('array options: the command line replaces the environment’s values', () => {
+    const env = { STAMPEDE_SET: 'phases[0].rate=2000' };
+    expect(stampede(['validate', SMALL], 60_000, env).stdout).toContain('| steady 2000 rps |');
+    expect(stampede(['validate', SMALL, '--set', 'phases[0].rate=3000'], 60_000, env).stdout).toContain('| steady 3000 rps |');
+  });
+
+  it('cannot smuggle an unknown option past strict mode: exit 2, naming the variable', () => {
+    const run = stampede(['validate', SMALL], 60_000, { STAMPEDE_RATE: '9000' });
+    expect(run.status).toBe(2);
+    expect(run.stderr.split('\n')[0]).toBe('stampede: Unknown argument: rate (from the environment: STAMPEDE_RATE names no option of this command)');
+    expect(stampede(['validate', SMALL], 60_000, { STAMPEDE_DEBUG: '1' }).status).toBe(0);
+  });
+});
