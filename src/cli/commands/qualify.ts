@@ -27,17 +27,25 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
   example: ['stampede qualify profiles/black-friday.yaml --step 5s --out reports/nightly/$(date +%F)', 'find capacity, knee and headroom into a dated folder'],
   builder,
   async run(args, signal) {
-    const [input, { qualify }, { createNewRunDir, defaultRunDir, writeReports }, { formatUs }, { renderQualificationReports }, { startLiveView }, { verdictLine }, { writeQualificationCiOutputs }] =
-      await Promise.all([
-        import('../input.ts'),
-        import('../../qualify/qualify.ts'),
-        import('../../run-folder/index.ts'),
-        import('../../analysis/format.ts'),
-        import('../../report/qualification-report.ts'),
-        import('../live.ts'),
-        import('../../report/summary.ts'),
-        import('../ci-outputs.ts'),
-      ]);
+    const [
+      input,
+      { qualify },
+      { createNewRunDir, defaultRunDir, writeReports },
+      { formatUs },
+      { renderQualificationReports },
+      { startLiveView },
+      { verdictLine },
+      { writeQualificationCiOutputs },
+    ] = await Promise.all([
+      import('../input.ts'),
+      import('../../qualify/qualify.ts'),
+      import('../../run-folder/index.ts'),
+      import('../../analysis/format.ts'),
+      import('../../report/qualification-report.ts'),
+      import('../live.ts'),
+      import('../../report/summary.ts'),
+      import('../ci-outputs.ts'),
+    ]);
     const target = input.targetOption(args.target);
     const stepUs = input.durationOption('--step', args.step);
     const warmupUs = input.durationOption('--warmup', args.warmup, true);
