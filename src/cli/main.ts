@@ -40,9 +40,6 @@ export async function main(argv: string[]): Promise<number> {
     // they over the profile. Strict mode applies to them too: one naming no option of the command is rejected (exit 2).
     .env('STAMPEDE')
     .option('debug', { type: 'boolean', describe: 'print the stack of an internal error (also STAMPEDE_DEBUG=1)' })
-    // Declared for every command (hidden where it means nothing), so a STAMPEDE_ALLOW_REMOTE exported for
-    // run and qualify does not make validate or history fail as an unknown option.
-    .option('allow-remote', { type: 'string', array: true, hidden: true })
     .strict()
     .demandCommand(1, 'name a command')
     .help()

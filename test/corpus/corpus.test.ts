@@ -44,8 +44,8 @@ describe('the bad-input corpus, in-process through main(argv)', () => {
   });
 
   it.each(CORPUS.map((c, i) => [c.name, c, i] as const))('%s', async (_, c, index) => {
-    vi.stubEnv('STAMPEDE_DEBUG', '');
-    vi.stubEnv('STAMPEDE_ALLOW_REMOTE', c.env?.STAMPEDE_ALLOW_REMOTE ?? '');
+    vi.stubEnv('STAMPEDE_DEBUG', undefined);
+    vi.stubEnv('STAMPEDE_ALLOW_REMOTE', c.env?.STAMPEDE_ALLOW_REMOTE);
     const { argv, out } = materialize(c, scratch, index);
     const result = await runInProcess(argv);
     expect(result.code).toBe(c.exit);
