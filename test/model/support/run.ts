@@ -1,20 +1,14 @@
 import { expect } from 'vitest';
 import { createModelDriver, type ModelDriverOptions } from '../../../src/driver/model.ts';
-import type { DriverReport } from '../../../src/recorder/driver-report.ts';
+import type { DriverReport, ModelReport } from '../../../src/recorder/driver-report.ts';
 import type { ProfileInput } from '../../../src/profile/schema.ts';
 import type { Profile } from '../../../src/profile/types.ts';
 import { createSchedule } from '../../../src/schedule/index.ts';
 import { makeProfile } from '../../helpers/profile.ts';
 import { TestRecorder } from './recorders.ts';
 
-/** The parts of `DriverReport.model` the tests read. */
-export interface ModelDetails {
-  events: number;
-  pendingEventsHighWater: number;
-  traceHash: string;
-  virtualEndUs: number;
-  littlesLaw: { windowUs: number; inSystemMean: number; throughputRps: number; meanTimeInSystemUs: number };
-  requests: { started: number; succeeded: number; failed: number; inFlight: number; failedByReason: Record<string, number> };
+/** `DriverReport.model` with the component details the tests read. */
+export interface ModelDetails extends Pick<ModelReport, 'events' | 'pendingEventsHighWater' | 'traceHash' | 'virtualEndUs' | 'littlesLaw' | 'requests'> {
   services: Record<
     string,
     { accepted: number; rejected: number; started: number; succeeded: number; failed: number; meanQueueWaitUs: number; queueHighWater: number; itemsInFlightHighWater: number }
