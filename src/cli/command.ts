@@ -27,3 +27,8 @@ export function profileOptions(yargs: Argv) {
 export function productionSampleOption<T>(yargs: Argv<T>) {
   return yargs.option('production-sample', { type: 'string', describe: 'CSV of production requests (key, batch, value, time) to derive production: from' });
 }
+
+/** `--force`, for the commands the plan check guards (run, qualify, sweep). */
+export function forceOption<T>(yargs: Argv<T>) {
+  return yargs.option('force', { type: 'boolean', default: false, describe: 'run a plan over the profile’s limits: (requests, batch, intervals, memory, duration) anyway' });
+}

@@ -1,3 +1,4 @@
+import { PlanRefusedError } from '../analysis/plan-check.ts';
 import { RunStartError } from '../driver/errors.ts';
 import { ProfileError, formatProfileError } from '../profile/issues.ts';
 import { TargetError } from '../profile/target.ts';
@@ -15,6 +16,10 @@ export class CommandLineError extends Error {
 export function exitCodeFor(error: unknown, stderr: (text: string) => void, debug = false): number {
   if (error instanceof ProfileError) {
     stderr(`${formatProfileError(error)}\n`);
+    return ExitCode.InvalidInput;
+  }
+  if (error instanceof PlanRefusedError) {
+    stderr(`stampede: ${error.message}\n`);
     return ExitCode.InvalidInput;
   }
   if (error instanceof TargetError || error instanceof CommandLineError) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyseRun, type RunAnalysis } from '../analysis/analyse-run.ts';
+import { checkPlan } from '../analysis/plan-check.ts';
 import { createDriver } from '../driver/index.ts';
 import type { Driver } from '../driver/types.ts';
 import type { Profile } from '../profile/types.ts';
@@ -8,7 +9,18 @@ import { buildResult, type RunResult } from '../recorder/result.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { renderSummary } from '../report/summary.ts';
 import type { RunReportInput } from '../report/run-reports.ts';
-import { createRunDir, defaultRunDir, openLatencyLog, readLatencyLogOf, readRunFolder, RUN_FILES, writeAnalysis, writeReports, writeRunFolder } from '../run-folder/index.ts';
+import {
+  createRunDir,
+  defaultRunDir,
+  openIntervalLog,
+  openLatencyLog,
+  readLatencyLogOf,
+  readRunFolder,
+  RUN_FILES,
+  writeAnalysis,
+  writeReports,
+  writeRunFolder,
+} from '../run-folder/index.ts';
 import { createSchedule } from '../schedule/index.ts';
 
 export interface RunOptions {
@@ -24,6 +36,8 @@ export interface RunOptions {
   workers?: number | undefined;
   /** Skip report.md / report.html (qualify steps: the qualification has its own report). */
   reports?: boolean;
+  /** Run a plan over the profile's limits anyway (see analysis/plan-check.ts). */
+  force?: boolean | undefined;
 }
 
 export interface RunOutcome {
@@ -34,19 +48,27 @@ export interface RunOutcome {
 }
 
 /**
- * profile → schedule → driver → recorder → result → analysis → run folder. Whatever the driver
- * measured is written, also when the run was interrupted; result.json first.
+ * profile → schedule → plan check → driver → recorder → result → analysis → run folder. A plan over
+ * the profile's limits is refused before any traffic or folder (PlanRefusedError) unless `force`.
+ * Whatever the driver measured is written, also when the run was interrupted; result.json first.
  */
 export async function runProfile(profile: Profile, options: RunOptions = {}): Promise<RunOutcome> {
   const target = options.target ?? profile.target;
-  const driver = options.driver ?? createDriver(target, { workers: options.workers });
   const schedule = createSchedule(profile);
+  checkPlan(profile, schedule.plan, { intervalUs: options.intervalUs, target, force: options.force });
+  const driver = options.driver ?? createDriver(target, { workers: options.workers });
   const startedAt = new Date();
   const dir = createRunDir(options.outDir ?? defaultRunDir(options.reportsRoot ?? 'reports', profile.name, startedAt));
   const hlog = openLatencyLog(dir);
+  const intervalLog = openIntervalLog(dir);
   let result: RunResult;
   try {
-    const recorder = new RunRecorder(schedule.plan, { intervalUs: options.intervalUs, startTimeMs: startedAt.getTime(), hlog: (chunk) => hlog.write(chunk) });
+    const recorder = new RunRecorder(schedule.plan, {
+      intervalUs: options.intervalUs,
+      startTimeMs: startedAt.getTime(),
+      hlog: (chunk) => hlog.write(chunk),
+      onInterval: (interval) => intervalLog.write(`${JSON.stringify(interval)}\n`),
+    });
     const report = await driver.run({ profile, schedule, recorder, signal: options.signal ?? new AbortController().signal });
     recorder.flush();
     const finishedAt = new Date();
@@ -54,6 +76,7 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
     result = buildResult({ profile, plan: schedule.plan, target: driver.target, recorder, driver: report, startedAt: startedAt.toISOString(), wall });
   } finally {
     hlog.close();
+    intervalLog.close();
   }
   const analysis = analyseRun(result, profile, { plan: schedule.plan });
   const summary = renderSummary(result, analysis);

@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { Profile } from '../profile/types.ts';
 import { readLatencyLog, type LoggedInterval } from '../recorder/latency-log.ts';
-import type { RunResult } from '../recorder/result.ts';
+import { INTERVALS_FILE, type IntervalResult } from '../recorder/interval-digest.ts';
+import { upgradeResult, type RunResult } from '../recorder/result.ts';
 import { LogStream, writeFileAtomic } from './atomic.ts';
 import { profileFromJson, profileToJson } from './profile-json.ts';
 
@@ -13,13 +15,15 @@ export { writeFileAtomic } from './atomic.ts';
  * A run folder, the one place that knows its layout. result.json (what was measured) is written
  * first, then analysis.json (what was judged), the resolved profile, the summary and the reports —
  * each atomically, so a run stopped at any moment leaves whole files (the interval log, streamed,
- * leaves whole intervals). Everything else is a
- * rendering of the first three and can be made again by `stampede report <dir>`.
+ * leaves whole intervals; so does intervals.jsonl, every interval as a JSON line — result.json keeps
+ * only their bounded summary). Everything else is a rendering of the first three and can be made
+ * again by `stampede report <dir>`.
  */
 export const RUN_FILES = {
   result: 'result.json',
   analysis: 'analysis.json',
   latencyLog: 'latency.hlog',
+  intervals: INTERVALS_FILE,
   profile: 'profile.json',
   summary: 'summary.md',
   reportMarkdown: 'report.md',
@@ -43,6 +47,19 @@ export function createRunDir(dir: string): string {
 /** The interval log, streamed while the run lasts. */
 export function openLatencyLog(dir: string): LogStream {
   return new LogStream(join(dir, RUN_FILES.latencyLog));
+}
+
+/** Every interval, one JSON line each, streamed while the run lasts. */
+export function openIntervalLog(dir: string): LogStream {
+  return new LogStream(join(dir, RUN_FILES.intervals));
+}
+
+/** A run's intervals read back one at a time, so a run of any length reads in bounded memory; none for a folder without the file. */
+export async function* readIntervalLog(dir: string): AsyncGenerator<IntervalResult> {
+  const path = join(dir, RUN_FILES.intervals);
+  if (!existsSync(path)) return;
+  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of lines) if (line.trim() !== '') yield JSON.parse(line) as IntervalResult;
 }
 
 export interface RenderedReports {
@@ -98,7 +115,7 @@ export function readLatencyLogOf(dir: string): LoggedInterval[] | undefined {
 }
 
 export function readRunFolder(dir: string): StoredRun {
-  const result = JSON.parse(readFileSync(join(dir, RUN_FILES.result), 'utf8')) as RunResult;
+  const result = upgradeResult(JSON.parse(readFileSync(join(dir, RUN_FILES.result), 'utf8')));
   const read = (name: string) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : undefined);
   const analysis = read(RUN_FILES.analysis);
   const profile = read(RUN_FILES.profile);

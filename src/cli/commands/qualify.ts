@@ -1,9 +1,9 @@
 import type { Argv } from 'yargs';
-import { type ArgsOf, type StampedeCommand, productionSampleOption, profileOptions } from '../command.ts';
+import { type ArgsOf, type StampedeCommand, forceOption, productionSampleOption, profileOptions } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 
 const builder = (yargs: Argv) =>
-  productionSampleOption(profileOptions(yargs))
+  forceOption(productionSampleOption(profileOptions(yargs)))
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target)' })
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/qualify-<UTC time>/)' })
     .option('step', { type: 'string', default: '10s', describe: 'measured duration of each step' })
@@ -48,6 +48,7 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
         maxSteps: args.maxSteps,
         ...(args.start !== undefined && { startRps: args.start }),
         signal: abort.signal,
+        force: args.force,
         onStep: (s, i) => {
           if (!args.quiet)
             process.stderr.write(`step ${i + 1}: ${s.askedRps} rps → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${s.pass ? 'pass' : 'FAIL'}\n`);

@@ -1,9 +1,9 @@
 import type { Argv } from 'yargs';
-import { type ArgsOf, type StampedeCommand, productionSampleOption, profileOptions } from '../command.ts';
+import { type ArgsOf, type StampedeCommand, forceOption, productionSampleOption, profileOptions } from '../command.ts';
 import { exitCodeOf } from '../exit-codes.ts';
 
 const builder = (yargs: Argv) =>
-  productionSampleOption(profileOptions(yargs))
+  forceOption(productionSampleOption(profileOptions(yargs)))
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/<UTC time>/)' })
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target, "model")' })
     .option('seed', { type: 'number', describe: 'shorthand for --set seed=N' })
@@ -26,7 +26,7 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
-      const { analysis, summary, dir } = await runProfile(profile, { outDir: args.out, target, intervalUs, signal: abort.signal, workers: args.workers });
+      const { analysis, summary, dir } = await runProfile(profile, { outDir: args.out, target, intervalUs, signal: abort.signal, workers: args.workers, force: args.force });
       process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${analysis.verdict}\n`);
       return exitCodeOf(analysis);
     } finally {

@@ -1,9 +1,9 @@
 import type { Argv } from 'yargs';
-import { type ArgsOf, type StampedeCommand, profileOptions } from '../command.ts';
+import { type ArgsOf, type StampedeCommand, forceOption, profileOptions } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 
 const builder = (yargs: Argv) =>
-  profileOptions(yargs)
+  forceOption(profileOptions(yargs))
     .option('vary', { type: 'string', array: true, demandOption: true, describe: 'path=a..b (--steps values) or path=v1,v2,… (once or twice)' })
     .option('steps', { type: 'number', default: 5, describe: 'values per a..b range' })
     .option('window', { type: 'string', describe: 'judge recovery on requests started in from..to (default: the last quarter of the run)' })
@@ -37,6 +37,7 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
       steps: args.steps,
       windowS,
       parallel: args.parallel,
+      force: args.force,
       onPoint: process.stderr.isTTY ? (done, total) => process.stderr.write(`\r${done}/${total} points${done === total ? '\n' : ''}`) : undefined,
     });
     process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderSweep(result));

@@ -6,13 +6,18 @@ export const validate: StampedeCommand<{ profile: string; set: string[] }> = {
   describe: 'check a profile and print its resolved plan',
   builder: profileOptions,
   async run(args) {
-    const [{ loadProfile }, { createSchedule }, { renderPlan }] = await Promise.all([
+    const [{ loadProfile }, { createSchedule }, { renderPlan }, { planFigures, planRefusals }] = await Promise.all([
       import('../../profile/load.ts'),
       import('../../schedule/index.ts'),
       import('../../report/plan.ts'),
+      import('../../analysis/plan-check.ts'),
     ]);
     const profile = await loadProfile(args.profile, args.set);
-    process.stdout.write(renderPlan(profile, createSchedule(profile).plan));
-    return ExitCode.Ok;
+    const plan = createSchedule(profile).plan;
+    const figures = planFigures(profile, plan);
+    const refusals = planRefusals(figures, profile.limits);
+    process.stdout.write(renderPlan(profile, plan, { figures, refusals }));
+    // A plan `run` would refuse is bad input here too: CI validating profiles catches it first.
+    return refusals.length > 0 ? ExitCode.InvalidInput : ExitCode.Ok;
   },
 };
