@@ -8,7 +8,6 @@ import type { Profile } from '../profile/types.ts';
 import { buildResult, type RunResult } from '../recorder/result.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { renderSummary } from '../report/summary.ts';
-import type { RunReportInput } from '../report/run-reports.ts';
 import {
   createRunDir,
   defaultRunDir,
@@ -81,14 +80,18 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   const analysis = analyseRun(result, profile, { plan: schedule.plan });
   const summary = renderSummary(result, analysis);
   writeRunFolder(dir, { result, analysis, profile, summary });
-  if (options.reports !== false) await renderReportsInto(dir, { result, analysis, latencyLog: readLatencyLogOf(dir) });
+  if (options.reports !== false) await renderReportsInto(dir, result, analysis);
   return { result, analysis, summary, dir };
 }
 
-/** report.md and report.html of a run; the renderer (and its chart library) loads only here. */
-export async function renderReportsInto(dir: string, input: RunReportInput): Promise<void> {
-  const { renderRunReports } = await import('../report/run-reports.ts');
-  writeReports(dir, renderRunReports(input));
+/**
+ * report.md and report.html of a run; the renderer (and its chart library) loads only here. The
+ * interval log is read as it streams, already merged to the heatmap's columns.
+ */
+export async function renderReportsInto(dir: string, result: RunResult, analysis: RunAnalysis): Promise<void> {
+  const { renderRunReports, HEATMAP_COLUMNS } = await import('../report/run-reports.ts');
+  const latencyLog = await readLatencyLogOf(dir, Math.max(1, Math.ceil(result.intervals.count / HEATMAP_COLUMNS)));
+  writeReports(dir, renderRunReports({ result, analysis, latencyLog }));
 }
 
 /**
@@ -103,6 +106,6 @@ export async function rerenderRun(dir: string): Promise<string> {
     analysis = analyseRun(stored.result, stored.profile);
     writeAnalysis(dir, analysis);
   }
-  await renderReportsInto(dir, { result: stored.result, analysis, latencyLog: stored.latencyLog });
+  await renderReportsInto(dir, stored.result, analysis);
   return readFileSync(join(dir, RUN_FILES.reportMarkdown), 'utf8');
 }

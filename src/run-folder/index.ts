@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { Profile } from '../profile/types.ts';
-import { readLatencyLog, type LoggedInterval } from '../recorder/latency-log.ts';
+import { readLatencyLogColumns, type LoggedInterval } from '../recorder/latency-log.ts';
 import { INTERVALS_FILE, type IntervalResult } from '../recorder/interval-digest.ts';
 import { upgradeResult, type RunResult } from '../recorder/result.ts';
 import { LogStream, writeFileAtomic } from './atomic.ts';
@@ -102,16 +102,17 @@ export interface StoredRun {
   result: RunResult;
   analysis?: RunAnalysis;
   profile?: Profile;
-  latencyLog?: LoggedInterval[];
 }
 
 export function isRunFolder(dir: string): boolean {
   return existsSync(join(dir, RUN_FILES.result));
 }
 
-export function readLatencyLogOf(dir: string): LoggedInterval[] | undefined {
+/** The interval log read back as it streams, `perColumn` intervals summed per column (the heatmap's); none for a folder without one. */
+export async function readLatencyLogOf(dir: string, perColumn: number): Promise<LoggedInterval[] | undefined> {
   const path = join(dir, RUN_FILES.latencyLog);
-  return existsSync(path) ? readLatencyLog(readFileSync(path, 'utf8')) : undefined;
+  if (!existsSync(path)) return undefined;
+  return readLatencyLogColumns(createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY }), perColumn);
 }
 
 export function readRunFolder(dir: string): StoredRun {
@@ -119,11 +120,9 @@ export function readRunFolder(dir: string): StoredRun {
   const read = (name: string) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : undefined);
   const analysis = read(RUN_FILES.analysis);
   const profile = read(RUN_FILES.profile);
-  const latencyLog = readLatencyLogOf(dir);
   return {
     result,
     ...(analysis !== undefined && { analysis: JSON.parse(analysis) as RunAnalysis }),
     ...(profile !== undefined && { profile: profileFromJson(profile) }),
-    ...(latencyLog && { latencyLog }),
   };
 }
