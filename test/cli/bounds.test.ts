@@ -22,6 +22,16 @@ describe('bounded by design (real CLI)', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('a limits: section tightens the check; --force runs the plan anyway', () => {
+    const tight = ['run', 'test/fixtures/cli/small.yaml', '--set', 'limits.maxRequests=100', '--quiet'];
+    const refused = stampede([...tight, '--out', join(scratch, 'tight')]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('10,000 requests > limits.maxRequests 100.');
+    const forced = stampede([...tight, '--out', join(scratch, 'forced'), '--force']);
+    expect(forced.status).toBe(0);
+    expect(existsSync(join(scratch, 'forced', 'result.json'))).toBe(true);
+  });
+
   it('validate prints the plan figures and the limit that would refuse it, exit 2', () => {
     const ok = stampede(['validate', 'test/fixtures/cli/small.yaml']);
     expect(ok.status).toBe(0);
@@ -30,6 +40,14 @@ describe('bounded by design (real CLI)', () => {
     const over = stampede(['validate', 'test/fixtures/cli/small.yaml', '--set', 'batch=10000000']);
     expect(over.status).toBe(2);
     expect(over.stdout).toContain('run would refuse it: 10,000,000 keys per request > limits.maxBatch 100,000');
+  });
+
+  it('qualify is refused before its first step or folder', () => {
+    const out = join(scratch, 'qualify-refused');
+    const refused = stampede(['qualify', 'test/fixtures/cli/small.yaml', '--set', 'batch=10000000', '--out', out]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('10,000,000 keys per request > limits.maxBatch 100,000');
+    expect(existsSync(out)).toBe(false);
   });
 
   it('sweep --steps 100000 is refused before any point runs', () => {
