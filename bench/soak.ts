@@ -91,6 +91,7 @@ async function soak(): Promise<void> {
     }
     const code = await exited;
     const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { requests: { sent: number; ok: number }; intervals: { count: number } };
+    const { verdict } = JSON.parse(readFileSync(join(out, 'analysis.json'), 'utf8')) as { verdict: string };
     const afterWarmup = samples.slice(1).map((s) => s.rssMb);
     const low = Math.min(...afterWarmup);
     const high = Math.max(...afterWarmup);
@@ -98,7 +99,7 @@ async function soak(): Promise<void> {
     const hlogPerHour = last ? (last.hlogBytes / last.minute) * 60 : 0;
     const flat = afterWarmup.length > 0 && (high - low) / low <= FLAT_WITHIN;
     process.stdout.write(
-      `${JSON.stringify({ minutes, rate, exit: code, sent: result.requests.sent, ok: result.requests.ok, intervals: result.intervals.count, rssAfterWarmupMb: { low: Number(low.toFixed(1)), high: Number(high.toFixed(1)) }, spread: Number(((high - low) / low).toFixed(3)), flatWithin10pct: flat, hlogBytesPerHour: Math.round(hlogPerHour), intervalsJsonlBytes: statSync(join(out, 'intervals.jsonl')).size })}\n`,
+      `${JSON.stringify({ minutes, rate, exit: code, verdict, sent: result.requests.sent, ok: result.requests.ok, intervals: result.intervals.count, rssAfterWarmupMb: { low: Number(low.toFixed(1)), high: Number(high.toFixed(1)) }, spread: Number(((high - low) / low).toFixed(3)), flatWithin10pct: flat, hlogBytesPerHour: Math.round(hlogPerHour), intervalsJsonlBytes: statSync(join(out, 'intervals.jsonl')).size })}\n`,
     );
   } finally {
     if (run && run.exitCode === null) run.kill('SIGTERM');
