@@ -74,7 +74,7 @@ async function trial(url: string, rate: number, seconds: number, connections: nu
       http: { connections, pipelining, inFlightCap: 20_000, timeout: '5s' },
     } as never);
     const { result } = await runProfile(profile, { target: url, outDir: out });
-    const lateP99 = result.intervals.map((i) => i.gauges['generator.lagMs'] ?? 0);
+    const lateP99 = result.intervals.series.map((i) => i.gauges['generator.lagMs'] ?? 0);
     process.stdout.write(
       `${JSON.stringify({
         rate,
@@ -87,7 +87,7 @@ async function trial(url: string, rate: number, seconds: number, connections: nu
         p99Us: result.latencyUs.p99,
         lateness: result.generator?.sendLatenessUs,
         dispatch: result.generator?.dispatchLatenessUs,
-        intervalP99Us: result.intervals.filter((i) => !i.warmup).map((i) => i.latencyUs.p99),
+        intervalP99Us: result.intervals.series.filter((i) => !i.warmup).map((i) => i.latencyUs.p99),
         lag: lateP99,
         cpu: result.generator?.cpu,
         elapsedMs: result.wall.elapsedMs,

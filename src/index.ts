@@ -14,5 +14,6 @@ export type { DriverReport, GeneratorFigures } from './recorder/driver-report.ts
 export { analyseRun, type RunAnalysis } from './analysis/analyse-run.ts';
 export type { Verdict } from './analysis/verdict.ts';
 export type { RealismFlag } from './analysis/realism/types.ts';
-export { readRunFolder, type StoredRun } from './run-folder/index.ts';
+export { readIntervalLog, readRunFolder, type StoredRun } from './run-folder/index.ts';
+export { checkPlan, planFigures, PlanRefusedError, type PlanFigures } from './analysis/plan-check.ts';
 export type { RunResult } from './recorder/result.ts';

@@ -57,3 +57,8 @@ export function liveOptions<T>(yargs: Argv<T>) {
 export function junitOption<T>(yargs: Argv<T>) {
   return yargs.option('junit', { type: 'string', describe: 'also write a JUnit XML report here: the verdict, each SLO check and each realism flag a test case' });
 }
+
+/** `--force`, for the commands the plan check guards (run, qualify, sweep). */
+export function forceOption<T>(yargs: Argv<T>) {
+  return yargs.option('force', { type: 'boolean', default: false, describe: 'run a plan over the profile’s limits: (requests, batch, intervals, memory, duration) anyway' });
+}

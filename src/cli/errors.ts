@@ -1,3 +1,4 @@
+import { PlanRefusedError } from '../analysis/plan-check.ts';
 import { RunStartError } from '../driver/errors.ts';
 import { ProfileError, formatProfileError } from '../profile/issues.ts';
 import { TargetError } from '../profile/target.ts';
@@ -24,6 +25,10 @@ export function exitCodeFor(error: unknown, stderr: (text: string) => void, debu
   }
   if (error instanceof ProfileError) {
     stderr(`${formatProfileError(error)}\n`);
+    return ExitCode.InvalidInput;
+  }
+  if (error instanceof PlanRefusedError) {
+    stderr(`stampede: ${error.message}\n`);
     return ExitCode.InvalidInput;
   }
   if (error instanceof TargetError || error instanceof CommandLineError) {

@@ -3,7 +3,8 @@ import { createDriver } from './index.ts';
 import type { RawGeneratorHealth } from './open-loop.ts';
 import type { DriverReport } from '../recorder/driver-report.ts';
 import type { Profile } from '../profile/types.ts';
-import { exportRecorderPart, type RecorderPart } from '../recorder/merge.ts';
+import { encodeIntoCompressedBase64 } from '../recorder/histograms.ts';
+import { exportRecorderPart, type IntervalPart, type RecorderPart } from '../recorder/merge.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { createSchedule } from '../schedule/index.ts';
 
@@ -16,6 +17,9 @@ export interface WorkerInput {
   intervalUs: number;
 }
 
+/** What a worker sends as each interval closes, so neither thread holds the run's intervals. */
+export type WorkerInterval = IntervalPart;
+
 /** What a worker sends back, once, at the end. */
 export interface WorkerOutput {
   part: RecorderPart;
@@ -25,7 +29,7 @@ export interface WorkerOutput {
 
 /*
  * One worker thread of a `--workers N` run: the whole seeded schedule, its slice sent, recorded
- * into its own RunRecorder (interval histograms kept), shipped encoded when done. "abort" from the
+ * into its own RunRecorder, each interval posted as it closes and the totals shipped encoded when done. "abort" from the
  * main thread stops it like Ctrl-C stops a single-thread run.
  */
 if (parentPort) {
@@ -39,7 +43,10 @@ if (parentPort) {
     else start(message.start);
   });
   const schedule = createSchedule(input.profile);
-  const recorder = new RunRecorder(schedule.plan, { intervalUs: input.intervalUs, keepIntervalHistograms: true });
+  const recorder = new RunRecorder(schedule.plan, {
+    intervalUs: input.intervalUs,
+    onInterval: (interval, latency) => port.postMessage({ interval, latency: encodeIntoCompressedBase64(latency) } satisfies WorkerInterval),
+  });
   let health: RawGeneratorHealth | undefined;
   const driver = createDriver(input.target, {
     slice: { index: input.index, count: input.count },

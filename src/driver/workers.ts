@@ -4,11 +4,11 @@ import type { RawGeneratorHealth } from './open-loop.ts';
 import type { Driver, RunContext } from './types.ts';
 import type { DriverReport, TransportReport } from '../recorder/driver-report.ts';
 import { decodeFromCompressedBase64, newHistogram } from '../recorder/histograms.ts';
-import { mergeRecorderParts, type RecorderPart } from '../recorder/merge.ts';
+import { IntervalMerger, mergeRecorderParts, type RecorderPart } from '../recorder/merge.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { WorkerThread, workerModule } from '../workers/thread.ts';
 import { generatorFigures } from '../generator/health.ts';
-import type { WorkerInput, WorkerOutput } from './worker-entry.ts';
+import type { WorkerInput, WorkerInterval, WorkerOutput } from './worker-entry.ts';
 
 /** Between the last worker's "ready" and the shared start: time for the start message to arrive. */
 const START_DELAY_MS = 50;
@@ -17,8 +17,9 @@ const START_DELAY_MS = 50;
  * `--workers N` for a real target: N worker threads, each running the same seeded schedule and
  * sending only its slice of it (request seq mod N — k6's execution segments, deterministic: the
  * same run gives every worker the same requests). They share one start time, so intended times
- * line up across threads. Each records into its own RunRecorder and ships its histograms encoded
- * at the end; the main thread merges them exactly into the run's recorder.
+ * line up across threads. Each records into its own RunRecorder, posts each interval as it closes
+ * and ships its totals' histograms encoded at the end; the main thread merges them exactly into the
+ * run's recorder.
  */
 export function createWorkerDriver(target: string, workers: number): Driver {
   return { target, run: (context) => runWorkers(context, target, workers) };
@@ -30,7 +31,7 @@ async function runWorkers(context: RunContext, target: string, count: number): P
   const entry = workerModule('./worker-entry.ts', import.meta.url);
   const threads = Array.from({ length: count }, (_, index) => {
     const workerData: WorkerInput = { profile: context.profile, target, index, count, intervalUs: recorder.intervalUs };
-    return new WorkerThread<'ready' | WorkerOutput>(entry, `worker ${index}`, workerData);
+    return new WorkerThread<'ready' | WorkerInterval | WorkerOutput>(entry, `worker ${index}`, workerData);
   });
   const abort = () => threads.forEach((t) => t.post('abort'));
   context.signal.addEventListener('abort', abort, { once: true });
@@ -39,9 +40,10 @@ async function runWorkers(context: RunContext, target: string, count: number): P
     await fromAll(threads.map((t) => t.next((m) => m === 'ready')));
     const startAtEpochMs = performance.timeOrigin + performance.now() + START_DELAY_MS;
     for (const t of threads) t.post({ start: startAtEpochMs });
-    const outputs = await fromAll(threads.map((t) => t.next((m): m is WorkerOutput => m !== 'ready')));
+    const merger = new IntervalMerger(recorder, count);
+    const outputs = await fromAll(threads.map((t, index) => collect(t, index, merger)));
     const report = mergeReports(outputs);
-    // The threads' intervals reach this recorder only now, merged: its readers learn their gauges first.
+    // The threads' gauge specs reach this thread with their reports: live readers learn them now.
     context.declareGauges?.(report.gauges);
     mergeRecorderParts(
       recorder,
@@ -51,6 +53,18 @@ async function runWorkers(context: RunContext, target: string, count: number): P
   } finally {
     context.signal.removeEventListener('abort', abort);
     await Promise.all(threads.map((t) => t.terminate()));
+  }
+}
+
+/** A worker's intervals as they close (merged into the run's as soon as every worker has sent them), then its output. */
+async function collect(thread: WorkerThread<'ready' | WorkerInterval | WorkerOutput>, index: number, merger: IntervalMerger): Promise<WorkerOutput> {
+  for (;;) {
+    const message = await thread.next((m): m is WorkerInterval | WorkerOutput => m !== 'ready');
+    if ('interval' in message) merger.add(index, message);
+    else {
+      merger.finish(index);
+      return message;
+    }
   }
 }
 

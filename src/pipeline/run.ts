@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyseRun, type RunAnalysis } from '../analysis/analyse-run.ts';
+import { checkPlan } from '../analysis/plan-check.ts';
 import { RunStartError } from '../driver/errors.ts';
 import { createDriver } from '../driver/index.ts';
 import type { Driver } from '../driver/types.ts';
@@ -9,13 +10,13 @@ import { buildResult, type RunResult } from '../recorder/result.ts';
 import { gaugeCatalog, type GaugeCatalog } from '../recorder/gauges.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { renderSummary } from '../report/summary.ts';
-import type { RunReportInput } from '../report/run-reports.ts';
 import {
   ArtifactWriteError,
   createNewRunDir,
   createRunDir,
   defaultRunDir,
   keptRunFiles,
+  openIntervalLog,
   openLatencyLog,
   readLatencyLogOf,
   readRunFolder,
@@ -42,6 +43,8 @@ export interface RunOptions {
   reports?: boolean;
   /** Called once per closed interval with a plain-data snapshot (progress lines, metrics). */
   onInterval?: LiveObserver | undefined;
+  /** Run a plan over the profile's limits anyway (see analysis/plan-check.ts). */
+  force?: boolean | undefined;
 }
 
 export interface RunOutcome {
@@ -52,15 +55,16 @@ export interface RunOutcome {
 }
 
 /**
- * profile → schedule → driver → recorder → result → analysis → run folder. Whatever the driver
- * measured is written, also when the run was interrupted; result.json first. A disk that stops
- * taking the interval log stops the run (as an interruption would) and, once whatever fits is
- * written, throws the ArtifactWriteError that names the log and what was kept.
+ * profile → schedule → plan check → driver → recorder → result → analysis → run folder. A plan over
+ * the profile's limits is refused before any traffic or folder (PlanRefusedError) unless `force`.
+ * Whatever the driver measured is written, also when the run was interrupted; result.json first. A disk that stops taking the interval logs stops the run (as an interruption would) and,
+ * once whatever fits is written, throws the ArtifactWriteError that names the log and what was kept.
  */
 export async function runProfile(profile: Profile, options: RunOptions = {}): Promise<RunOutcome> {
   const target = options.target ?? profile.target;
-  const driver = options.driver ?? createDriver(target, { workers: options.workers });
   const schedule = createSchedule(profile);
+  checkPlan(profile, schedule.plan, { intervalUs: options.intervalUs, target, force: options.force });
+  const driver = options.driver ?? createDriver(target, { workers: options.workers });
   const startedAt = new Date();
   const dir = options.outDir !== undefined ? createRunDir(options.outDir) : createNewRunDir(defaultRunDir(options.reportsRoot ?? 'reports', profile.name, startedAt));
   const stop = new AbortController();
@@ -68,6 +72,7 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   if (options.signal?.aborted) stop.abort();
   options.signal?.addEventListener('abort', stopRun, { once: true });
   const hlog = openLatencyLog(dir, stopRun);
+  const intervalLog = openIntervalLog(dir, stopRun);
   let result: RunResult;
   try {
     let gauges: GaugeCatalog = {};
@@ -76,7 +81,10 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
       intervalUs: options.intervalUs,
       startTimeMs: startedAt.getTime(),
       hlog: (chunk) => hlog.write(chunk),
-      ...(observer && { onInterval: (interval) => observer(liveInterval(recorder, schedule.plan, interval, gauges)) }),
+      onInterval: (interval) => {
+        intervalLog.write(`${JSON.stringify(interval)}\n`);
+        observer?.(liveInterval(recorder, schedule.plan, interval, gauges));
+      },
     });
     const declareGauges = (specs: Parameters<typeof gaugeCatalog>[0]) => void (gauges = gaugeCatalog(specs));
     const report = await driver.run({ profile, schedule, recorder, signal: stop.signal, declareGauges });
@@ -86,34 +94,41 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
     result = buildResult({ profile, plan: schedule.plan, target: driver.target, recorder, driver: report, startedAt: startedAt.toISOString(), wall });
   } catch (error) {
     // A run that could not start measured nothing: it leaves no folder (or, in one the caller named, no log).
-    if (error instanceof RunStartError) discardUnstartedRun(dir, hlog, options.outDir === undefined);
+    if (error instanceof RunStartError) discardUnstartedRun(dir, [hlog, intervalLog], options.outDir === undefined);
     throw error;
   } finally {
     hlog.close();
     options.signal?.removeEventListener('abort', stopRun);
+    intervalLog.close();
   }
   const analysis = analyseRun(result, profile, { plan: schedule.plan });
   const summary = renderSummary(result, analysis);
   writeRunFolder(dir, { result, analysis, profile, summary });
-  if (options.reports !== false) await renderReportsInto(dir, { result, analysis, latencyLog: readLatencyLogOf(dir) });
-  if (hlog.failure) {
+  if (options.reports !== false) await renderReportsInto(dir, result, analysis);
+  const failure = hlog.failure ?? intervalLog.failure;
+  if (failure) {
     const kept = keptRunFiles(dir);
     const log = kept.includes(RUN_FILES.latencyLog) ? 'its whole intervals are kept' : 'it was then removed to make room for result.json';
-    throw hlog.failure.keeping(kept, `the run was stopped there (${log})`);
+    throw failure.keeping(kept, `the run was stopped there (${log})`);
   }
   return { result, analysis, summary, dir };
 }
 
-function discardUnstartedRun(dir: string, hlog: { close(): void }, ownFolder: boolean): void {
-  hlog.close();
-  rmSync(ownFolder ? dir : join(dir, RUN_FILES.latencyLog), { recursive: true, force: true });
+function discardUnstartedRun(dir: string, logs: { close(): void }[], ownFolder: boolean): void {
+  for (const log of logs) log.close();
+  if (ownFolder) rmSync(dir, { recursive: true, force: true });
+  else for (const name of [RUN_FILES.latencyLog, RUN_FILES.intervals]) rmSync(join(dir, name), { force: true });
 }
 
-/** report.md and report.html of a run; the renderer (and its chart library) loads only here. */
-export async function renderReportsInto(dir: string, input: RunReportInput): Promise<void> {
-  const { renderRunReports } = await import('../report/run-reports.ts');
+/**
+ * report.md and report.html of a run; the renderer (and its chart library) loads only here. The
+ * interval log is read as it streams, already merged to the heatmap's columns.
+ */
+export async function renderReportsInto(dir: string, result: RunResult, analysis: RunAnalysis): Promise<void> {
+  const { renderRunReports, HEATMAP_COLUMNS } = await import('../report/run-reports.ts');
+  const latencyLog = await readLatencyLogOf(dir, Math.max(1, Math.ceil(result.intervals.count / HEATMAP_COLUMNS)));
   try {
-    writeReports(dir, renderRunReports(input));
+    writeReports(dir, renderRunReports({ result, analysis, latencyLog }));
   } catch (error) {
     throw error instanceof ArtifactWriteError ? error.keeping(keptRunFiles(dir)) : error;
   }
@@ -131,6 +146,6 @@ export async function rerenderRun(dir: string): Promise<string> {
     analysis = analyseRun(stored.result, stored.profile);
     writeAnalysis(dir, analysis);
   }
-  await renderReportsInto(dir, { result: stored.result, analysis, latencyLog: stored.latencyLog });
+  await renderReportsInto(dir, stored.result, analysis);
   return readFileSync(join(dir, RUN_FILES.reportMarkdown), 'utf8');
 }

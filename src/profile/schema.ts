@@ -221,6 +221,22 @@ export const GeneratorLimitsSchema = z
 /** The generator limits as the schema's defaults give them (µs and fractions of a core). */
 export const DEFAULT_GENERATOR_LIMITS: GeneratorLimits = GeneratorLimitsSchema.parse({});
 
+/**
+ * How big a plan may be before `run`, `qualify` and `sweep` refuse it (before any traffic; `--force`
+ * overrides). The defaults let every shipped profile run and stop a typo (rate 1e9, batch 1e7,
+ * 100000h) from growing until the process is killed.
+ */
+export const LimitsSchema = z
+  .strictObject({
+    maxRequests: z.number().positive().default(100_000_000).meta({ description: 'Most requests one run (a qualification step, a sweep point) may schedule, warm-up included.' }),
+    maxBatch: z.number().positive().default(100_000).meta({ description: 'Most keys one request may carry (the batch distribution’s upper bound).' }),
+    maxIntervals: z.number().positive().default(1_000_000).meta({ description: 'Most recorder intervals a run may close (duration / --interval).' }),
+    maxMemoryMb: z.number().positive().default(2048).meta({ description: 'Largest estimated memory of a run, MB (see docs/architecture.md, the plan check).' }),
+    maxRuns: z.number().positive().default(10_000).meta({ description: 'Most runs of one command: a qualification’s steps, a sweep’s points.' }),
+    maxDurationS: z.number().positive().default(604_800).meta({ description: 'Longest run, warm-up included (all of a qualification’s or sweep’s runs together), seconds.' }),
+  })
+  .meta({ description: 'Limits of the plan check: a plan above one is refused before any traffic, naming the figure and the limit.' });
+
 /** A target string, checked by the one target parser so the schema and --target agree on what is valid. */
 const target = z.string().superRefine((text, ctx) => {
   try {
@@ -267,6 +283,7 @@ export const ProfileSchema = z
     http: HttpTargetSchema.prefault({}).meta({ description: 'Request templates and connection pool for an http:// target.' }),
     memcached: MemcachedTargetSchema.prefault({}).meta({ description: 'Sharding and connections for a memcached:// target.' }),
     generator: GeneratorLimitsSchema.prefault({}).meta({ description: 'Limits on the load generator’s own health (real targets); past one the run is INVALID.' }),
+    limits: LimitsSchema.prefault({}).meta({ description: 'How big a plan may be before it is refused (override one run with --force).' }),
     topology: z.union([z.string().min(1), TopologySchema]).meta({ description: 'Model topology: a path relative to this profile, or the topology inline.' }),
   })
   .meta({ title: 'stampede profile', description: 'A traffic profile: the shape of the load, not a tool invocation.' });
@@ -281,6 +298,7 @@ export type Popularity = z.output<typeof PopularitySchema>;
 export type MixEntry = z.output<typeof MixEntrySchema>;
 export type Slo = z.output<typeof SloSchema>;
 export type Production = z.output<typeof ProductionSchema>;
+export type PlanLimits = z.output<typeof LimitsSchema>;
 /** The profile's `http:` section with every default applied (durations in µs). */
 export type HttpSettings = z.output<typeof HttpTargetSchema>;
 /** The profile's `generator:` section: generator-health limits, durations in µs, CPU in fractions of a core. */

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import { analyseCapacity, completeSteps } from '../analysis/capacity.ts';
+import { checkPlan, type PlanFigures } from '../analysis/plan-check.ts';
 import { STABLE_TAIL_SAMPLES } from '../analysis/limits.ts';
 import { QUALIFICATION_SCHEMA, type Qualification, type StepOutcome } from '../analysis/qualification.ts';
 import { qualificationVerdict } from '../analysis/qualification-verdict.ts';
@@ -26,6 +27,8 @@ export interface QualifyOptions extends StepShape, Partial<SearchOptions> {
   /** Called once per closed interval within a step (live progress, metrics). */
   onInterval?: RunOptions['onInterval'];
   driver?: RunOptions['driver'];
+  /** Run a qualification over the profile's limits anyway. */
+  force?: boolean | undefined;
 }
 
 /** A step is stretched up to this many times its duration to collect enough samples. */
@@ -76,6 +79,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
   const startedAt = new Date();
   const expectedPeakRps = profile.production?.peakRps ?? profilePeakRps(profile);
   const search = searchOptions(expectedPeakRps, options);
+  checkQualificationPlan(profile, search, options);
   const steps: StepOutcome[] = [];
   const results: RunResult[] = [];
   mkdirSync(options.outDir, { recursive: true });
@@ -90,6 +94,8 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
       ...(options.signal && { signal: options.signal }),
       ...(options.driver && { driver: options.driver }),
       onInterval: options.onInterval,
+      // Checked as a whole before the first step (a step refused halfway would waste the others).
+      force: true,
     });
     const step = { ...stepOutcome(result, analysis, dir), askedRps: rate };
     steps.push(step);
@@ -124,6 +130,22 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
   };
   writeJson(join(options.outDir, 'qualification.json'), qualification);
   return qualification;
+}
+
+/**
+ * The qualification's plan, refused before the first step when over the profile's limits: memory,
+ * batch and intervals of its largest possible step (the search's rate after maxSteps growths),
+ * the time of maxSteps growing steps, each stretched as `stepDurationUs` would.
+ */
+export function checkQualificationPlan(profile: Profile, search: SearchOptions, options: QualifyOptions): PlanFigures {
+  const rates = Array.from({ length: search.maxSteps }, (_, k) => search.startRps * search.growth ** k);
+  const stepOf = (rate: number) => {
+    const shape = stepProfile(profile, rate, options);
+    return stepProfile(profile, rate, { ...options, stepUs: stepDurationUs(profile, rate, options.stepUs, sliceShares(shape)) });
+  };
+  const durationS = rates.reduce((sum, rate) => sum + stepOf(rate).duration! / 1e6 + options.warmupUs / 1e6, 0);
+  const top = stepOf(rates.at(-1)!);
+  return checkPlan(top, createSchedule(top).plan, { intervalUs: options.intervalUs, target: options.target, runs: search.maxSteps, durationS, force: options.force });
 }
 
 /**

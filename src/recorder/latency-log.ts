@@ -28,15 +28,41 @@ export function recordedValues(h: Histogram): [number, number][] {
   return out;
 }
 
-/** Reads latency.hlog (the HdrHistogram interval log every run writes) into per-interval value counts. */
-export function readLatencyLog(text: string): LoggedInterval[] {
-  const reader = new HistogramLogReader(text);
+/**
+ * Reads latency.hlog (the HdrHistogram interval log every run writes) line by line into per-column
+ * value counts, `perColumn` neighbouring intervals summed into each column: memory is bounded by
+ * the columns, not by the run's length. Header lines are kept and handed to the log reader with each
+ * batch of interval lines, so times stay relative to the log's start.
+ */
+export async function readLatencyLogColumns(lines: AsyncIterable<string>, perColumn: number): Promise<LoggedInterval[]> {
+  const header: string[] = [];
   const out: LoggedInterval[] = [];
-  for (let h = reader.nextIntervalHistogram(); h; h = reader.nextIntervalHistogram()) {
-    out.push({ tMs: Math.round(h.startTimeStampMsec - reader.startTimeSec * 1000), counts: recordedValues(h) });
+  let batch: string[] = [];
+  let column: { tMs: number; counts: Map<number, number>; intervals: number } | undefined;
+  const closeColumn = () => {
+    if (column) out.push({ tMs: column.tMs, counts: [...column.counts.entries()].sort((a, b) => a[0] - b[0]) });
+    column = undefined;
+  };
+  const readBatch = () => {
+    if (batch.length === 0) return;
+    const reader = new HistogramLogReader([...header, ...batch].join('\n'));
+    batch = [];
+    for (let h = reader.nextIntervalHistogram(); h; h = reader.nextIntervalHistogram()) {
+      column ??= { tMs: Math.round(h.startTimeStampMsec - reader.startTimeSec * 1000), counts: new Map(), intervals: 0 };
+      for (const [value, count] of recordedValues(h)) column.counts.set(value, (column.counts.get(value) ?? 0) + count);
+      if (++column.intervals >= perColumn) closeColumn();
+    }
+  };
+  for await (const line of lines) {
+    if (line.startsWith('#') || line.startsWith('"') || line.trim() === '') header.push(line);
+    else if (batch.push(line) >= LINES_PER_BATCH) readBatch();
   }
+  readBatch();
+  closeColumn();
   return out;
 }
+
+const LINES_PER_BATCH = 1000;
 
 /** The latency histogram of the given intervals merged (e.g. the measured ones, without the warm-up). */
 export function mergeIntervals(intervals: readonly LoggedInterval[]): Histogram {

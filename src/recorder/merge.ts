@@ -1,6 +1,7 @@
 import type { Breakdown } from './breakdown.ts';
 import { decodeFromCompressedBase64, encodeIntoCompressedBase64, newHistogram, type Histogram } from './histograms.ts';
-import type { IntervalResult, RunRecorder } from './run-recorder.ts';
+import type { IntervalResult } from './interval-digest.ts';
+import type { RunRecorder } from './run-recorder.ts';
 
 /**
  * What one worker's RunRecorder ships to the main thread: counters and every histogram, encoded
@@ -20,9 +21,12 @@ export interface RecorderPart {
   byKind: EncodedBreakdown[];
   byClient: EncodedBreakdown[];
   serviceTime: string;
-  /** Closed intervals with their latency histograms (the recorder kept them: keepIntervalHistograms). */
-  intervals: IntervalResult[];
-  intervalLatency: string[];
+}
+
+/** One closed interval of a worker, sent as it closes: the interval and its latency histogram, encoded. */
+export interface IntervalPart {
+  interval: IntervalResult;
+  latency: string;
 }
 
 export interface EncodedBreakdown {
@@ -56,8 +60,6 @@ export function exportRecorderPart(r: RunRecorder): RecorderPart {
     byKind: r.byKind.map(encodeBreakdown),
     byClient: r.byClient.map(encodeBreakdown),
     serviceTime: encodeIntoCompressedBase64(r.serviceTime),
-    intervals: r.intervals,
-    intervalLatency: [...r.encodedIntervals],
   };
 }
 
@@ -75,8 +77,7 @@ function combineGauge(name: string, a: number | undefined, b: number): number {
 
 /**
  * Merges workers' parts into `into` (a recorder that recorded nothing itself): totals, every
- * breakdown, error counts by reason name, and one interval per interval index with the workers'
- * interval histograms added — so percentiles are those of the whole run, not averages of workers'.
+ * breakdown and error counts by reason name. Intervals arrive earlier, through an IntervalMerger.
  */
 export function mergeRecorderParts(into: RunRecorder, parts: readonly RecorderPart[]): void {
   for (const part of parts) {
@@ -95,33 +96,71 @@ export function mergeRecorderParts(into: RunRecorder, parts: readonly RecorderPa
     part.byClient.forEach((b, i) => into.byClient[i] && addBreakdown(into.byClient[i], b));
     into.serviceTime.add(decodeFromCompressedBase64(part.serviceTime));
   }
-  let count = 0;
-  for (const part of parts) count = Math.max(count, part.intervals.length);
-  for (let i = 0; i < count; i++) {
-    const latency: Histogram = newHistogram();
-    let merged: IntervalResult | undefined;
-    const gauges: Record<string, number> = {};
-    for (const part of parts) {
-      const interval = part.intervals[i];
-      if (!interval) continue;
-      const encoded = part.intervalLatency[i];
-      if (encoded) latency.add(decodeFromCompressedBase64(encoded));
-      for (const [name, value] of Object.entries(interval.gauges)) gauges[name] = combineGauge(name, gauges[name], value);
-      merged = merged
-        ? {
-            ...merged,
-            sent: merged.sent + interval.sent,
-            ok: merged.ok + interval.ok,
-            failed: merged.failed + interval.failed,
-            dropped: merged.dropped + interval.dropped,
-            goodputRps: merged.goodputRps + interval.goodputRps,
-          }
-        : { ...interval };
-    }
-    if (!merged) continue;
-    const completed = latency.totalCount;
-    merged.latencyUs = completed === 0 ? { p50: 0, p99: 0, max: 0 } : { p50: latency.getValueAtPercentile(50), p99: latency.getValueAtPercentile(99), max: latency.maxValue };
-    merged.gauges = gauges;
-    into.appendMergedInterval(merged, latency);
+}
+
+/**
+ * Workers' intervals merged while the run lasts: interval i is appended to `into` (the interval
+ * log, the digest, the run folder's intervals.jsonl) as soon as every worker has sent its interval i
+ * or finished, with the workers' interval histograms added — so percentiles are those of the whole
+ * run, not averages of workers'. Only intervals a slower worker has not reached yet are held.
+ */
+export class IntervalMerger {
+  private readonly sent: number[];
+  private readonly finished: boolean[];
+  private readonly pending = new Map<number, IntervalPart[]>();
+  private next = 0;
+
+  constructor(
+    private readonly into: RunRecorder,
+    workers: number,
+  ) {
+    this.sent = Array.from({ length: workers }, () => 0);
+    this.finished = this.sent.map(() => false);
   }
+
+  add(worker: number, part: IntervalPart): void {
+    const index = this.sent[worker]!++;
+    const parts = this.pending.get(index);
+    if (parts) parts.push(part);
+    else this.pending.set(index, [part]);
+    this.drain();
+  }
+
+  /** The worker sends no more intervals. */
+  finish(worker: number): void {
+    this.finished[worker] = true;
+    this.drain();
+  }
+
+  private drain(): void {
+    const complete = (i: number) => this.sent.every((n, w) => n > i || this.finished[w]);
+    while (this.pending.has(this.next) && complete(this.next)) {
+      const { interval, latency } = mergeIntervalParts(this.pending.get(this.next)!);
+      this.pending.delete(this.next++);
+      this.into.appendMergedInterval(interval, latency);
+    }
+  }
+}
+
+function mergeIntervalParts(parts: readonly IntervalPart[]): { interval: IntervalResult; latency: Histogram } {
+  const latency: Histogram = newHistogram();
+  const gauges: Record<string, number> = {};
+  let merged: IntervalResult | undefined;
+  for (const { interval, latency: encoded } of parts) {
+    latency.add(decodeFromCompressedBase64(encoded));
+    for (const [name, value] of Object.entries(interval.gauges)) gauges[name] = combineGauge(name, gauges[name], value);
+    merged = merged
+      ? {
+          ...merged,
+          sent: merged.sent + interval.sent,
+          ok: merged.ok + interval.ok,
+          failed: merged.failed + interval.failed,
+          dropped: merged.dropped + interval.dropped,
+          goodputRps: merged.goodputRps + interval.goodputRps,
+        }
+      : { ...interval };
+  }
+  const completed = latency.totalCount;
+  const latencyUs = completed === 0 ? { p50: 0, p99: 0, max: 0 } : { p50: latency.getValueAtPercentile(50), p99: latency.getValueAtPercentile(99), max: latency.maxValue };
+  return { interval: { ...merged!, latencyUs, gauges }, latency };
 }

@@ -5,10 +5,12 @@ import { clip, segmentMass } from '../schedule/rate-curve.ts';
 import type { Plan } from '../schedule/types.ts';
 import type { BreakdownResult } from './breakdown.ts';
 import { encodeIntoCompressedBase64, summarize, type LatencySummary } from './histograms.ts';
-import type { IntervalResult, RunRecorder } from './run-recorder.ts';
+import { digestOf, type IntervalResult, type IntervalsSummary } from './interval-digest.ts';
+import type { RunRecorder } from './run-recorder.ts';
 import { roundTo } from '../profile/units.ts';
 
-export const RESULT_SCHEMA = 'stampede.result/2';
+/** 3: `intervals` is a bounded summary; every interval is in intervals.jsonl beside result.json. */
+export const RESULT_SCHEMA = 'stampede.result/3';
 
 /**
  * What a run measured, as written to result.json: raw figures only, never a judgement (the SLO
@@ -53,12 +55,13 @@ export interface RunResult {
   byOutcome: { ok: BreakdownResult; failed: BreakdownResult };
   byKind: Record<string, BreakdownResult>;
   byClient: Record<string, BreakdownResult & { instances: number }>;
-  intervals: IntervalResult[];
+  /** Bounded however long the run: gauge statistics, a chart series, and where every interval is (intervals.jsonl). */
+  intervals: IntervalsSummary;
   /** How the driver sent (open or closed loop) and what it saw of the target or the model. */
   driver: Pick<DriverReport, 'loop' | 'transport' | 'targetStats' | 'model'>;
   /** Real targets only: the load generator's own figures (absent for the model). */
   generator?: GeneratorFigures;
-  /** Every gauge in `intervals[].gauges`, by name: unit, family and what it means. */
+  /** Every gauge in the intervals, by name: unit, family and what it means. */
   gauges: GaugeCatalog;
   /** Wall-clock facts: the only part that differs between two runs of the same model profile and seed. */
   wall: { finishedAt: string; elapsedMs: number };
@@ -107,7 +110,7 @@ export function buildResult({ profile, plan, target, recorder, driver, startedAt
     byOutcome: { ok: recorder.ok.toJSON(), failed: recorder.failed.toJSON() },
     byKind: Object.fromEntries(plan.kinds.map((kind, i) => [kind, recorder.byKind[i]!.toJSON()])),
     byClient: Object.fromEntries(plan.clients.map((c, i) => [c.name, { ...recorder.byClient[i]!.toJSON(), instances: c.instances }])),
-    intervals: recorder.intervals,
+    intervals: recorder.digest.summary(),
     driver: driverSection(driver),
     ...(driver.generator ? { generator: driver.generator } : {}),
     gauges: gaugeCatalog(driver.gauges),
@@ -122,4 +125,15 @@ function driverSection(report: DriverReport): RunResult['driver'] {
 
 function expectedDuringWarmup(plan: Plan): number {
   return plan.clients.reduce((sum, c) => sum + clip(c.segments, Number.NEGATIVE_INFINITY, plan.warmupUs).reduce((m, s) => m + segmentMass(s), 0), 0);
+}
+
+/**
+ * A result.json read back, in the current schema: one of schema 2 held every interval in
+ * `intervals[]`; it becomes their summary (the full list stays in that file).
+ */
+export function upgradeResult(stored: RunResult | (Omit<RunResult, 'schema' | 'intervals'> & { schema: string; intervals: IntervalResult[] })): RunResult {
+  if (!Array.isArray(stored.intervals)) return stored as RunResult;
+  const list = stored.intervals;
+  const intervalMs = list.length > 1 ? list[1]!.tMs - list[0]!.tMs : 1000;
+  return { ...stored, schema: RESULT_SCHEMA, intervals: digestOf(list, intervalMs) };
 }

@@ -1,22 +1,10 @@
 import type { Plan } from '../schedule/types.ts';
 import { Breakdown } from './breakdown.ts';
-import { HistogramLogWriter, encodeIntoCompressedBase64, newHistogram, type Histogram } from './histograms.ts';
+import { HistogramLogWriter, newHistogram, type Histogram } from './histograms.ts';
+import { IntervalDigest, type IntervalResult } from './interval-digest.ts';
 import type { GaugeSource, Recorder } from './types.ts';
 
-export interface IntervalResult {
-  /** Interval start, ms from run start. */
-  tMs: number;
-  /** True while the interval overlaps the warm-up. */
-  warmup: boolean;
-  sent: number;
-  ok: number;
-  failed: number;
-  dropped: number;
-  /** Successful requests completed in the interval, per second. */
-  goodputRps: number;
-  latencyUs: { p50: number; p99: number; max: number };
-  gauges: Readonly<Record<string, number>>;
-}
+export type { IntervalResult } from './interval-digest.ts';
 
 export interface RecorderOptions {
   intervalUs?: number;
@@ -24,17 +12,19 @@ export interface RecorderOptions {
   hlog?: (chunk: string) => void;
   /** Epoch ms written as the log's StartTime. */
   startTimeMs?: number;
-  /** Keep every closed interval's histogram, encoded, in `encodedIntervals` (a worker ships them to be merged). */
-  keepIntervalHistograms?: boolean;
-  /** Called with each interval as it closes (live progress, metrics): once per interval, never per request. */
-  onInterval?: (interval: IntervalResult) => void;
+  /**
+   * Receives every closed interval and its latency histogram, in order (the run folder's
+   * intervals.jsonl; a worker's message to the main thread). The histogram is reset after the call.
+   */
+  onInterval?: (interval: IntervalResult, latency: Histogram) => void;
 }
 
 const NO_GAUGES: GaugeSource = () => ({});
 
 /**
  * Records every request into fixed-size HDR histograms — overall, per kind, per client, per outcome —
- * and one interval histogram that is written to the interval log and reset each interval, so
+ * and one interval histogram that is written to the interval log and reset each interval. Closed
+ * intervals go to the `onInterval` sink and into a bounded digest, never into a growing list, so
  * memory does not grow with the run's length. Requests sent during the warm-up appear in the
  * intervals but not in the totals.
  */
@@ -49,7 +39,8 @@ export class RunRecorder implements Recorder {
   readonly failed = new Breakdown();
   readonly byKind: Breakdown[];
   readonly byClient: Breakdown[];
-  readonly intervals: IntervalResult[] = [];
+  /** What the result keeps of the intervals: gauge statistics and a chart series of bounded size. */
+  readonly digest: IntervalDigest;
   sentCount = 0;
   /** Measured requests that failed before reaching the wire (in `failed`, never in `sentCount`). */
   notSentCount = 0;
@@ -58,10 +49,7 @@ export class RunRecorder implements Recorder {
   /** Completion time of the last recorded request, µs. */
   lastCompletionUs = 0;
 
-  /** Closed intervals' latency histograms, compressed base64, when `keepIntervalHistograms` is set. */
-  readonly encodedIntervals: string[] = [];
-  private readonly keepIntervals: boolean;
-  private readonly onInterval: ((interval: IntervalResult) => void) | undefined;
+  private readonly onInterval: RecorderOptions['onInterval'];
 
   private gaugeSource = NO_GAUGES;
   private readonly droppedReason: number;
@@ -78,7 +66,7 @@ export class RunRecorder implements Recorder {
     options: RecorderOptions = {},
   ) {
     this.intervalUs = options.intervalUs ?? 1_000_000;
-    this.keepIntervals = options.keepIntervalHistograms ?? false;
+    this.digest = new IntervalDigest(this.intervalUs);
     this.onInterval = options.onInterval;
     this.byKind = plan.kinds.map(() => new Breakdown());
     this.byClient = plan.clients.map(() => new Breakdown());
@@ -155,17 +143,15 @@ export class RunRecorder implements Recorder {
    * order, written to the interval log like one this recorder closed itself.
    */
   appendMergedInterval(interval: IntervalResult, latency: Histogram): void {
-    this.intervals.push(interval);
-    this.log?.outputIntervalHistogram(latency, interval.tMs / 1000, interval.tMs / 1000 + this.intervalUs / 1e6, 1);
-    this.intervalIndex = this.intervals.length;
-    this.onInterval?.(interval);
+    this.publish(interval, latency);
+    this.intervalIndex++;
   }
 
   private closeInterval(): void {
     const startUs = this.intervalIndex * this.intervalUs;
     const h = this.intervalLatency;
     const completed = h.totalCount;
-    this.intervals.push({
+    const interval: IntervalResult = {
       tMs: startUs / 1000,
       warmup: startUs < this.plan.warmupUs,
       sent: this.intervalSent,
@@ -175,12 +161,16 @@ export class RunRecorder implements Recorder {
       goodputRps: (this.intervalOk * 1e6) / this.intervalUs,
       latencyUs: completed === 0 ? { p50: 0, p99: 0, max: 0 } : { p50: h.getValueAtPercentile(50), p99: h.getValueAtPercentile(99), max: h.maxValue },
       gauges: this.gaugeSource(),
-    });
-    this.log?.outputIntervalHistogram(h, startUs / 1e6, (startUs + this.intervalUs) / 1e6, 1);
-    if (this.keepIntervals) this.encodedIntervals.push(encodeIntoCompressedBase64(h));
+    };
+    this.publish(interval, h);
     h.reset();
     this.intervalIndex++;
     this.intervalSent = this.intervalOk = this.intervalFailed = this.intervalDropped = 0;
-    this.onInterval?.(this.intervals[this.intervals.length - 1]!);
+  }
+
+  private publish(interval: IntervalResult, latency: Histogram): void {
+    this.digest.add(interval);
+    this.log?.outputIntervalHistogram(latency, interval.tMs / 1000, interval.tMs / 1000 + this.intervalUs / 1e6, 1);
+    this.onInterval?.(interval, latency);
   }
 }

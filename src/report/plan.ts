@@ -1,11 +1,18 @@
-import { formatUs } from '../analysis/format.ts';
+import { formatCount, formatUs } from '../analysis/format.ts';
+import type { PlanFigures, PlanRefusal } from '../analysis/plan-check.ts';
 import type { Profile } from '../profile/types.ts';
 import type { Plan } from '../schedule/types.ts';
 import { markdownTable } from './table.ts';
 import { roundTo } from '../profile/units.ts';
 
+/** The plan check's figures for `validate`: what the run will need, and which limit would refuse it. */
+export interface PlanCheck {
+  figures: PlanFigures;
+  refusals: PlanRefusal[];
+}
+
 /** What `stampede validate` prints: the resolved plan, so a user sees what a profile will do before running it. */
-export function renderPlan(profile: Profile, plan: Plan): string {
+export function renderPlan(profile: Profile, plan: Plan, check: PlanCheck): string {
   const phases = markdownTable(
     ['phase', 'from', 'to'],
     plan.phases.map((p) => [p.label, formatUs(p.startUs), formatUs(p.endUs)]),
@@ -34,7 +41,7 @@ export function renderPlan(profile: Profile, plan: Plan): string {
         : 'uniform';
   const hot = plan.keyspace.hotKeys.length > 0 ? ` · hot keys: ${plan.keyspace.hotKeys.join(', ')}` : '';
   return [
-    `# ${profile.name}: valid`,
+    `# ${profile.name}: ${check.refusals.length === 0 ? 'valid' : 'valid, but over its limits'}`,
     '',
     `seed ${plan.seed} · ${plan.arrivals} arrivals · warm-up ${formatUs(plan.warmupUs)} · measured ${formatUs(plan.durationUs)} · ${Math.round(plan.expectedRequests)} requests expected (warm-up included)`,
     `keys: ${plan.keyspace.count} (${keyLaw})${hot}`,
@@ -45,5 +52,27 @@ export function renderPlan(profile: Profile, plan: Plan): string {
     '',
     mix,
     '',
+    ...planCheckLines(profile, check),
+    '',
   ].join('\n');
+}
+
+function planCheckLines(profile: Profile, { figures: f, refusals }: PlanCheck): string[] {
+  const mb = (n: number) => `${n < 10 ? roundTo(n, 2) : formatCount(n)} MB`;
+  const limits = profile.limits;
+  const rows = [
+    ['requests', formatCount(f.requests), formatCount(limits.maxRequests)],
+    ['keys per request (upper bound)', formatCount(f.keysPerRequest), formatCount(limits.maxBatch)],
+    ['intervals (1 s)', formatCount(f.intervals), formatCount(limits.maxIntervals)],
+    ['duration, warm-up included', formatUs(f.durationS * 1e6), formatUs(limits.maxDurationS * 1e6)],
+    ['estimated memory', mb(f.memoryMb), mb(limits.maxMemoryMb)],
+    ['latency.hlog (estimated)', mb(f.files.latencyLogMb), ''],
+    ['intervals.jsonl (estimated)', mb(f.files.intervalsMb), ''],
+    ['result.json (estimated)', mb(f.files.resultMb), ''],
+  ];
+  const verdict =
+    refusals.length === 0
+      ? 'within every limit'
+      : `run would refuse it: ${refusals.map((r) => r.text).join('; ')} — override with --force, or raise ${refusals.map((r) => `limits.${r.limit}`).join(', ')}`;
+  return ['## Plan check', '', markdownTable(['figure', 'plan', 'limit'], rows, ['l', 'r', 'r']), '', verdict];
 }

@@ -5,13 +5,13 @@ import { decodeFromCompressedBase64, type Histogram } from '../recorder/histogra
 import type { LoggedInterval } from '../recorder/latency-log.ts';
 import { percentileSpectrum } from './spectrum.ts';
 
-/** The charts of one run: throughput and latency over time, the heatmap (from the interval log), the measured spectrum, the gauges by family. */
+/** The charts of one run: throughput and latency over time (the result's series), the heatmap (from the interval log), the measured spectrum, the gauges by family. */
 export function runCharts(result: RunResult, latencyLog: readonly LoggedInterval[] | undefined): HtmlChart[] {
-  const intervals = result.intervals;
-  const intervalMs = intervals.length > 1 ? intervals[1]!.tMs - intervals[0]!.tMs : 1000;
+  // The result's bounded series: the intervals themselves, or neighbours merged on a long run.
+  const { series: intervals, spanMs } = result.intervals;
   const charts: HtmlChart[] = [];
   if (intervals.length > 0) {
-    charts.push({ title: 'Throughput', option: throughputChart(intervals, intervalMs) });
+    charts.push({ title: 'Throughput', option: throughputChart(intervals, spanMs) });
     charts.push({ title: 'Latency over time', option: latencyOverTimeChart(intervals) });
   }
   if (latencyLog && latencyLog.length > 0) {

@@ -5,6 +5,8 @@ import { renderHtmlPage } from './html.ts';
 import { runCharts } from './run-charts.ts';
 import { renderRunReport } from './run-report.ts';
 
+export { HEATMAP_COLUMNS } from './charts.ts';
+
 export interface RunReportInput {
   result: RunResult;
   analysis: RunAnalysis;

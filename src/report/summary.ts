@@ -74,20 +74,9 @@ export function sloTable(slo: SloVerdict): string {
 
 /** Min, max and final value of every gauge the driver reported: what explains a collapse (TIME_WAIT, queues, hit ratio). */
 export function gaugeTable(result: RunResult): string | undefined {
-  const stats = new Map<string, { min: number; max: number; last: number }>();
-  for (const interval of result.intervals) {
-    for (const [key, value] of Object.entries(interval.gauges)) {
-      const s = stats.get(key);
-      if (!s) stats.set(key, { min: value, max: value, last: value });
-      else {
-        s.min = Math.min(s.min, value);
-        s.max = Math.max(s.max, value);
-        s.last = value;
-      }
-    }
-  }
-  if (stats.size === 0) return undefined;
-  const rows = [...stats].map(([key, s]) => {
+  const stats = Object.entries(result.intervals.gauges);
+  if (stats.length === 0) return undefined;
+  const rows = stats.map(([key, s]) => {
     const format = gaugeFormatter(specOf(result.gauges, key)?.unit);
     return [key, format(s.min), format(s.max), format(s.last)];
   });

@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { Profile } from '../profile/types.ts';
-import { readLatencyLog, type LoggedInterval } from '../recorder/latency-log.ts';
-import type { RunResult } from '../recorder/result.ts';
+import { readLatencyLogColumns, type LoggedInterval } from '../recorder/latency-log.ts';
+import { INTERVALS_FILE, type IntervalResult } from '../recorder/interval-digest.ts';
+import { upgradeResult, type RunResult } from '../recorder/result.ts';
 import { LogStream, writeFileAtomic } from './atomic.ts';
 import { profileFromJson, profileToJson } from './profile-json.ts';
 import { ArtifactWriteError, asWriteError, isOutOfSpace } from './write-errors.ts';
@@ -15,13 +17,15 @@ export { ArtifactWriteError } from './write-errors.ts';
  * A run folder, the one place that knows its layout. result.json (what was measured) is written
  * first, then analysis.json (what was judged), the resolved profile, the summary and the reports —
  * each atomically, so a run stopped at any moment leaves whole files (the interval log, streamed,
- * leaves whole intervals). Everything else is a
- * rendering of the first three and can be made again by `stampede report <dir>`.
+ * leaves whole intervals; so does intervals.jsonl, every interval as a JSON line — result.json keeps
+ * only their bounded summary). Everything else is a rendering of the first three and can be made
+ * again by `stampede report <dir>`.
  */
 export const RUN_FILES = {
   result: 'result.json',
   analysis: 'analysis.json',
   latencyLog: 'latency.hlog',
+  intervals: INTERVALS_FILE,
   profile: 'profile.json',
   summary: 'summary.md',
   reportMarkdown: 'report.md',
@@ -86,6 +90,19 @@ export function openLatencyLog(dir: string, onFailure?: (failure: ArtifactWriteE
 /** The run folder's files on disk now, in RUN_FILES order: what a failed write kept. */
 export function keptRunFiles(dir: string): string[] {
   return Object.values(RUN_FILES).filter((name) => existsSync(join(dir, name)));
+}
+
+/** Every interval, one JSON line each, streamed while the run lasts. */
+export function openIntervalLog(dir: string, onFailure?: (failure: ArtifactWriteError) => void): LogStream {
+  return new LogStream(join(dir, RUN_FILES.intervals), onFailure);
+}
+
+/** A run's intervals read back one at a time, so a run of any length reads in bounded memory; none for a folder without the file. */
+export async function* readIntervalLog(dir: string): AsyncGenerator<IntervalResult> {
+  const path = join(dir, RUN_FILES.intervals);
+  if (!existsSync(path)) return;
+  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of lines) if (line.trim() !== '') yield JSON.parse(line) as IntervalResult;
 }
 
 export interface RenderedReports {
@@ -157,28 +174,27 @@ export interface StoredRun {
   result: RunResult;
   analysis?: RunAnalysis;
   profile?: Profile;
-  latencyLog?: LoggedInterval[];
 }
 
 export function isRunFolder(dir: string): boolean {
   return existsSync(join(dir, RUN_FILES.result));
 }
 
-export function readLatencyLogOf(dir: string): LoggedInterval[] | undefined {
+/** The interval log read back as it streams, `perColumn` intervals summed per column (the heatmap's); none for a folder without one. */
+export async function readLatencyLogOf(dir: string, perColumn: number): Promise<LoggedInterval[] | undefined> {
   const path = join(dir, RUN_FILES.latencyLog);
-  return existsSync(path) ? readLatencyLog(readFileSync(path, 'utf8')) : undefined;
+  if (!existsSync(path)) return undefined;
+  return readLatencyLogColumns(createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY }), perColumn);
 }
 
 export function readRunFolder(dir: string): StoredRun {
-  const result = JSON.parse(readFileSync(join(dir, RUN_FILES.result), 'utf8')) as RunResult;
+  const result = upgradeResult(JSON.parse(readFileSync(join(dir, RUN_FILES.result), 'utf8')));
   const read = (name: string) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : undefined);
   const analysis = read(RUN_FILES.analysis);
   const profile = read(RUN_FILES.profile);
-  const latencyLog = readLatencyLogOf(dir);
   return {
     result,
     ...(analysis !== undefined && { analysis: JSON.parse(analysis) as RunAnalysis }),
     ...(profile !== undefined && { profile: profileFromJson(profile) }),
-    ...(latencyLog && { latencyLog }),
   };
 }

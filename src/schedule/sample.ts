@@ -97,3 +97,27 @@ function weightedMean(pairs: [number, number][]): number {
   const total = pairs.reduce((sum, [, w]) => sum + w, 0);
   return pairs.reduce((sum, [v, w]) => sum + v * w, 0) / total;
 }
+
+/** Draws beyond this quantile of an unbounded distribution are taken as never happening when sizing a plan. */
+const UPPER_QUANTILE_Z = 4.75; // the standard normal's 1 − 1e-6 quantile
+
+/**
+ * The largest value a plan must be sized for: the `max` of a bounded distribution, else the
+ * one-in-a-million draw (exponential: mean·ln 1e6; lognormal: median·e^(4.75σ)). Shown by the plan check.
+ */
+export function upperOf(d: Distribution): number {
+  switch (d.type) {
+    case 'fixed':
+      return d.value;
+    case 'uniform':
+      return Math.floor(d.max);
+    case 'exponential':
+      return d.max ?? d.mean * Math.log(1e6);
+    case 'lognormal':
+      return d.max ?? d.median * Math.exp(d.sigma * UPPER_QUANTILE_Z);
+    case 'empirical':
+      return d.values.reduce((most, v) => Math.max(most, v.value), 0);
+    case 'mixture':
+      return d.of.reduce((most, c) => Math.max(most, upperOf(c)), 0);
+  }
+}

@@ -1,3 +1,8 @@
+import { availableParallelism } from 'node:os';
+import { checkPlan, type PlanFigures } from '../analysis/plan-check.ts';
+import { loadProfile } from '../profile/load.ts';
+import type { Plan } from '../schedule/types.ts';
+import { createSchedule } from '../schedule/index.ts';
 import { gridPoints, parseAxis, type Axis } from './grid.ts';
 import { runJobs } from './pool.ts';
 import { FAILED, RECOVERED, type PointResult } from './point.ts';
@@ -14,6 +19,8 @@ export interface SweepOptions {
   onPoint?: (done: number, total: number, point: PointResult) => void;
   /** Stops the sweep (SIGINT, SIGTERM): the points done so far are kept and the result is marked partial. */
   signal?: AbortSignal;
+  /** Run a grid over the profile's limits anyway. */
+  force?: boolean | undefined;
 }
 
 export interface SweepResult {
@@ -39,6 +46,7 @@ export async function sweep(options: SweepOptions): Promise<SweepResult> {
   if (options.vary.length < 1 || options.vary.length > 2) throw new Error('sweep: give one or two --vary');
   const axes = options.vary.map((v) => parseAxis(v, options.steps));
   const grid = gridPoints(axes);
+  await checkSweepPlan(options, axes, grid.length);
   let done = 0;
   const results = await runJobs(
     grid.map((at) => ({
@@ -52,6 +60,21 @@ export async function sweep(options: SweepOptions): Promise<SweepResult> {
   );
   const points = grid.flatMap((at, i) => (results[i] ? [{ at, result: results[i] }] : []));
   return { axes, points, partial: points.length < grid.length, gridPoints: grid.length, ...analyse(axes, points) };
+}
+
+/**
+ * The sweep's plan, refused before any point runs when over the profile's limits: the largest of
+ * the grid's corner points (every axis at its first or last value) stands for every point.
+ */
+async function checkSweepPlan(options: SweepOptions, axes: Axis[], points: number): Promise<PlanFigures> {
+  let corners: string[][] = [[]];
+  for (const axis of axes) corners = corners.flatMap((c) => [...new Set([axis.values[0]!, axis.values.at(-1)!])].map((v) => [...c, `${axis.path}=${v}`]));
+  const profiles = await Promise.all(corners.map((overrides) => loadProfile(options.profilePath, [...options.set, ...overrides])));
+  const plans = profiles.map((p) => createSchedule(p).plan);
+  const largest = plans.reduce((a: Plan, b: Plan) => (b.expectedRequests > a.expectedRequests ? b : a));
+  const longestS = plans.reduce((most, p) => Math.max(most, p.totalUs / 1e6), 0);
+  const concurrent = Math.min(points, options.parallel ?? availableParallelism());
+  return checkPlan(profiles[plans.indexOf(largest)]!, largest, { runs: points, durationS: longestS * points, concurrent, target: 'model', force: options.force });
 }
 
 function analyse(axes: Axis[], points: SweepResult['points']): Pick<SweepResult, 'hiddenCapacity' | 'vulnerable'> {

@@ -24,15 +24,15 @@ describe('stampede run (real CLI, model target)', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('# small: PASS');
     const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8'));
-    expect(result.schema).toBe('stampede.result/2');
+    expect(result.schema).toBe('stampede.result/3');
     expect(JSON.parse(readFileSync(join(out, 'analysis.json'), 'utf8')).verdict).toBe('PASS');
     expect(result.profile.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(result.requests.sent).toBe(result.requests.ok + result.requests.failed + result.requests.inFlightAtEnd);
     // 2 s at 4,000 rps, Poisson: within 4 standard deviations of 8,000.
     expect(Math.abs(result.requests.sent - 8000)).toBeLessThan(4 * Math.sqrt(8000));
     expect(result.latencyUs.p50).toBeGreaterThan(0);
-    expect(result.intervals.length).toBeGreaterThanOrEqual(3);
-    expect(result.intervals[0].gauges).toHaveProperty('inFlight');
+    expect(result.intervals.series.length).toBeGreaterThanOrEqual(3);
+    expect(result.intervals.series[0].gauges).toHaveProperty('inFlight');
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toBe(run.stdout.split('\nwritten to ')[0]);
     const log = new HistogramLogReader(readFileSync(join(out, 'latency.hlog'), 'utf8'));
     let logged = 0;

@@ -175,9 +175,9 @@ describe('open-loop pacer: intervals', () => {
     // Ten requests at 0..9 ms, each answered 100 ms later: ten in flight from 9 ms to 100 ms.
     const { recorder, report } = await runOpenLoop(range(10), { responseMs: () => 100 });
     expect(report.elapsedUs).toBe(109_000);
-    expect(recorder.intervals.map((i) => i.tMs)).toEqual(range(10, 0, 10));
-    expect(recorder.intervals.map((i) => i.gauges['inFlight'])).toEqual(Array(10).fill(10));
-    expect(recorder.intervals.map((i) => i.sent)).toEqual([10, ...Array(9).fill(0)]);
+    expect(recorder.digest.summary().series.map((i) => i.tMs)).toEqual(range(10, 0, 10));
+    expect(recorder.digest.summary().series.map((i) => i.gauges['inFlight'])).toEqual(Array(10).fill(10));
+    expect(recorder.digest.summary().series.map((i) => i.sent)).toEqual([10, ...Array(9).fill(0)]);
   });
 });
 

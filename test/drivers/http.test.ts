@@ -51,8 +51,8 @@ describe('http driver (open loop, real sockets on 127.0.0.1)', () => {
     expect(result.requests.ok).toBe(3000);
     expect(result.requests.dropped).toBe(0);
     expect(result.latencyUs.p99).toBeGreaterThanOrEqual(0.9 * (S - 0.01 * P) * 1000);
-    expect(result.intervals[0]!.gauges).toHaveProperty('generatorLagMs');
-    expect(result.intervals[0]!.gauges).toHaveProperty('generatorCpu');
+    expect(result.intervals.series[0]!.gauges).toHaveProperty('generatorLagMs');
+    expect(result.intervals.series[0]!.gauges).toHaveProperty('generatorCpu');
     expect(result.gauges['generatorCpu']).toMatchObject({ family: 'generator', unit: 'cores' });
   });
 

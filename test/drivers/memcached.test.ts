@@ -73,8 +73,8 @@ describe('memcached driver (real memcached on 127.0.0.1)', () => {
     expect(stats.hits).toBe(warm.byKind['get']!.requests + 20 * warm.byKind['multi']!.requests);
     expect(stats.shards).toHaveLength(2);
     expect(stats.shards[0]!.keys + stats.shards[1]!.keys).toBe(stats.hits);
-    expect(warm.intervals[0]!.gauges).toHaveProperty('shardKeys.shard0');
-    expect(warm.intervals[0]!.gauges['hitRatio.memcached']).toBe(1);
+    expect(warm.intervals.series[0]!.gauges).toHaveProperty('shardKeys.shard0');
+    expect(warm.intervals.series[0]!.gauges['hitRatio.memcached']).toBe(1);
     const del = await run({ ...base, name: 'del', phases: [{ type: 'steady', rate: 1000, duration: '0.2s' }], mix: [{ kind: 'delete', weight: 1 }] } as never, target());
     expect(del.requests.ok).toBe(200);
   });
@@ -93,7 +93,7 @@ describe('memcached driver (real memcached on 127.0.0.1)', () => {
     const flag = analysis.flags.find((f) => f.id === 'hit-ratio');
     expect(flag?.evidence).toMatch(/^memcached: 0% in the test vs 90\.0% in production/);
     expect(summary).toMatch(/\| hitRatio\.memcached +\| +0% \|/);
-    const chart = gaugeCharts(result.intervals, result.gauges).find((c) => c.title === 'Hit ratio');
+    const chart = gaugeCharts(result.intervals.series, result.gauges).find((c) => c.title === 'Hit ratio');
     if (!chart) throw new Error('no hit-ratio chart');
     expect((chart.option['series'] as { name: string }[]).map((s) => s.name)).toContain('hitRatio.memcached');
     expect(chart.option['yAxis']).toContainEqual(expect.objectContaining({ name: 'ratio', max: 1 }));
@@ -121,7 +121,7 @@ describe('memcached driver (real memcached on 127.0.0.1)', () => {
     expect(perWorker).toHaveLength(2);
     expect(perWorker.reduce((a, w) => a + w.hits + w.misses, 0)).toBe(2000);
     // Two workers × two shards × one connection each, summed across workers.
-    expect(Math.max(...result.intervals.map((i) => i.gauges['openConnections.memcached'] ?? 0))).toBe(4);
+    expect(Math.max(...result.intervals.series.map((i) => i.gauges['openConnections.memcached'] ?? 0))).toBe(4);
   });
 
   it('counts refused connections and keeps running when a shard is down', async () => {

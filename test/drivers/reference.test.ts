@@ -65,7 +65,7 @@ describe('reference service + 20k-batch profile through the real CLI', () => {
     expect(bad.target).toBe(unlimited.url);
     expect(bad.byClient['new-internal-service'].failed).toBeGreaterThan(0);
     expect(bad.errors['status_5xx']).toBeGreaterThan(0);
-    const badPeak = (name: string) => Math.max(...bad.intervals.map((i: { gauges: Gauges }) => i.gauges[name] ?? 0));
+    const badPeak = (name: string) => Math.max(...bad.intervals.series.map((i: { gauges: Gauges }) => i.gauges[name] ?? 0));
     expect(badPeak('target.connections.memcachedHighWater')).toBe(512);
     expect(badPeak('target.lookups.checkoutTimeouts')).toBeGreaterThan(1000);
     expect(bad.driver.targetStats.connections.memcachedClosed).toBeGreaterThan(0);

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HistogramLogReader, summarize, type Histogram } from '../../src/recorder/histograms.ts';
-import { exportRecorderPart, mergeRecorderParts } from '../../src/recorder/merge.ts';
+import { encodeIntoCompressedBase64 } from '../../src/recorder/histograms.ts';
+import { exportRecorderPart, IntervalMerger, mergeRecorderParts, type IntervalPart } from '../../src/recorder/merge.ts';
+import type { IntervalResult } from '../../src/recorder/interval-digest.ts';
 import { RunRecorder } from '../../src/recorder/run-recorder.ts';
 import { createSchedule, emptyRequest } from '../../src/schedule/index.ts';
 import { runProfile } from '../../src/pipeline/run.ts';
@@ -27,7 +29,10 @@ describe('merging workers’ recorders', () => {
     } as never);
     const plan = createSchedule(profile).plan;
     const whole = new RunRecorder(plan, { intervalUs: 500_000 });
-    const halves = [0, 1].map(() => new RunRecorder(plan, { intervalUs: 500_000, keepIntervalHistograms: true }));
+    const sent: IntervalPart[][] = [[], []];
+    const halves = [0, 1].map(
+      (w) => new RunRecorder(plan, { intervalUs: 500_000, onInterval: (interval, latency) => sent[w]!.push({ interval, latency: encodeIntoCompressedBase64(latency) }) }),
+    );
     const schedule = createSchedule(profile);
     const r = emptyRequest();
     for (const rec of [whole, ...halves]) rec.reason('timeout');
@@ -42,6 +47,16 @@ describe('merging workers’ recorders', () => {
     for (const rec of [whole, ...halves]) rec.flush();
     let log = '';
     const merged = new RunRecorder(plan, { intervalUs: 500_000, hlog: (chunk) => (log += chunk) });
+    // Worker 0 runs ahead: its intervals wait until worker 1 has sent the same ones, then merge in order.
+    const merger = new IntervalMerger(merged, 2);
+    for (const part of sent[0]!) merger.add(0, part);
+    expect(merged.digest.summary().count).toBe(0);
+    sent[1]!.forEach((part, i) => {
+      merger.add(1, part);
+      expect(merged.digest.summary().count).toBe(i + 1);
+    });
+    merger.finish(0);
+    merger.finish(1);
     mergeRecorderParts(merged, halves.map(exportRecorderPart));
     // Exact to the histogram's precision: an added histogram knows its max only to its bucket.
     const bucketOf = (h: Histogram, v: number) => (h as unknown as { lowestEquivalentValue(v: number): number }).lowestEquivalentValue(v);
@@ -51,8 +66,8 @@ describe('merging workers’ recorders', () => {
     expect(summary(merged.serviceTime)).toEqual(summary(whole.serviceTime));
     expect(merged.errorCounts[merged.reason('timeout')]).toBe(whole.errorCounts[whole.reason('timeout')]);
     expect(merged.sentCount).toBe(whole.sentCount);
-    const intervalView = (i: RunRecorder['intervals'][number]) => [i.sent, i.ok, i.failed, i.latencyUs.p50, i.latencyUs.p99];
-    expect(merged.intervals.map(intervalView)).toEqual(whole.intervals.map(intervalView));
+    const intervalView = (i: IntervalResult) => [i.sent, i.ok, i.failed, i.latencyUs.p50, i.latencyUs.p99];
+    expect(merged.digest.summary().series.map(intervalView)).toEqual(whole.digest.summary().series.map(intervalView));
     const reader = new HistogramLogReader(log);
     let logged = 0;
     for (let h = reader.nextIntervalHistogram(); h; h = reader.nextIntervalHistogram()) logged += h.totalCount;
@@ -76,7 +91,7 @@ describe('--workers 2 against a real target', () => {
       expect(result.requests.ok).toBe(2000);
       const perWorker = result.driver.transport?.perWorker ?? [];
       expect(perWorker.map((w) => (w.protocol === 'http' ? w.statusCodes['200'] : undefined))).toEqual([1000, 1000]);
-      expect(result.intervals.reduce((a, i) => a + i.ok, 0)).toBe(2000);
+      expect(result.intervals.series.reduce((a, i) => a + i.ok, 0)).toBe(2000);
       // The stall shows through the merge: p99 well above the 50 ms a half-length stall could explain.
       expect(result.latencyUs.p99).toBeGreaterThan(80_000);
       expect(result.generator?.cpu).toBeGreaterThan(0);

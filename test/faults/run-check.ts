@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import type { Driver } from '../../src/driver/types.ts';
 import { runProfile } from '../../src/pipeline/run.ts';
 import type { RunResult } from '../../src/recorder/result.ts';
-import { RUN_FILES, readRunFolder } from '../../src/run-folder/index.ts';
+import { RUN_FILES, readLatencyLogOf, readRunFolder } from '../../src/run-folder/index.ts';
 import { makeProfile } from '../helpers/profile.ts';
 
 /** What a fault case must end with, exactly. */
@@ -41,7 +41,7 @@ export async function runAgainstFault(target: string, settings: { requests?: num
   } as never);
   const dir = join(scratch, String(runs++));
   const outcome = await runProfile(profile, { target, outDir: dir, ...(settings.driver && { driver: settings.driver }) });
-  expectCompleteRunFolder(dir);
+  await expectCompleteRunFolder(dir);
   const r = outcome.result.requests;
   expect(r.scheduled).toBe(requests);
   expect(r.sent + r.notSent).toBe(r.ok + r.failed + r.inFlightAtEnd);
@@ -63,11 +63,11 @@ export function expectOutcome(result: RunResult, expected: ExpectedOutcome): voi
 }
 
 /** Every file of a run folder is there and reads back: the JSON parses, the interval log decodes, the reports are rendered. */
-function expectCompleteRunFolder(dir: string): void {
+async function expectCompleteRunFolder(dir: string): Promise<void> {
   const stored = readRunFolder(dir);
   expect(stored.analysis?.verdict).toMatch(/^(PASS|FAIL|INVALID|NO SLO)$/);
   expect(stored.profile?.name).toBe('fault');
-  expect(stored.latencyLog?.length).toBeGreaterThan(0);
+  expect((await readLatencyLogOf(dir, 1))?.length).toBeGreaterThan(0);
   expect(readFileSync(join(dir, RUN_FILES.summary), 'utf8')).toMatch(/requests: \d+ sent/);
   expect(readFileSync(join(dir, RUN_FILES.reportMarkdown), 'utf8')).toMatch(/requests: \d+ sent/);
   expect(readFileSync(join(dir, RUN_FILES.reportHtml), 'utf8')).toMatch(/^<!doctype html>/i);

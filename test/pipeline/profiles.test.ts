@@ -31,8 +31,8 @@ describe.each(shipped)('profiles/%s', (file) => {
     const law = result.driver.model!.littlesLaw as LittlesLaw;
     const lambdaW = law.throughputRps * (law.meanTimeInSystemUs / 1e6);
     expect(Math.abs(law.inSystemMean - lambdaW) / lambdaW).toBeLessThan(0.02);
-    expect(result.intervals.length).toBeGreaterThan(0);
-    for (const interval of result.intervals) expect(interval.gauges).toHaveProperty('inFlight');
+    expect(result.intervals.series.length).toBeGreaterThan(0);
+    for (const interval of result.intervals.series) expect(interval.gauges).toHaveProperty('inFlight');
     expect(analysis.slo.checks.length).toBeGreaterThan(0);
   });
 });

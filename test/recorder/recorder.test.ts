@@ -61,7 +61,7 @@ describe('RunRecorder', () => {
     expect(recorder.warmupSent).toBe(1);
     expect(recorder.sentCount).toBe(1);
     expect(recorder.all.latency.totalCount).toBe(1);
-    expect(recorder.intervals.map((i) => [i.tMs, i.warmup, i.ok])).toEqual([
+    expect(recorder.digest.summary().series.map((i) => [i.tMs, i.warmup, i.ok])).toEqual([
       [0, true, 0],
       [1000, true, 1],
       [2000, false, 1],
@@ -80,11 +80,11 @@ describe('RunRecorder', () => {
       recorder.complete(t, t, t + 2000 + i, 0, 0, 0);
     }
     recorder.flush();
-    expect(recorder.intervals).toHaveLength(4);
-    expect(recorder.intervals.map((i) => i.sent)).toEqual([5, 5, 5, 5]);
+    expect(recorder.digest.summary().series).toHaveLength(4);
+    expect(recorder.digest.summary().series.map((i) => i.sent)).toEqual([5, 5, 5, 5]);
     // Gauges are read when the boundary is crossed: here by the request at 1.0s, after inFlight became 10.
-    expect(recorder.intervals[1]!.gauges.inFlight).toBe(10);
-    expect(recorder.intervals[0]!.goodputRps).toBe(10);
+    expect(recorder.digest.summary().series[1]!.gauges.inFlight).toBe(10);
+    expect(recorder.digest.summary().series[0]!.goodputRps).toBe(10);
     const reader = new HistogramLogReader(log);
     let total = 0;
     let intervals = 0;

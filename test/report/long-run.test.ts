@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyseRun } from '../../src/analysis/analyse-run.ts';
 import type { LoggedInterval } from '../../src/recorder/latency-log.ts';
+import { digestOf } from '../../src/recorder/interval-digest.ts';
 import type { IntervalResult } from '../../src/recorder/run-recorder.ts';
 import { throughputChart } from '../../src/report/charts.ts';
 import { downsample, MAX_SERIES_POINTS } from '../../src/report/downsample.ts';
@@ -15,7 +16,7 @@ import { profileWith, resultWith } from '../analysis/realism/fixtures.ts';
  */
 const INTERVALS = 200_000;
 
-function longResult() {
+function longIntervals(): IntervalResult[] {
   const intervals: IntervalResult[] = new Array(INTERVALS);
   for (let i = 0; i < INTERVALS; i++) {
     // One spike, at interval 123,457: downsampling must keep it.
@@ -32,7 +33,12 @@ function longResult() {
       gauges: { 'hitRatio.cache': 0.95, inFlight: spike ? 5000 : 3 + (i % 5) },
     };
   }
-  return resultWith({ intervals });
+  return intervals;
+}
+
+/** The result of that run: what result.json keeps of its intervals is the bounded digest. */
+function longResult() {
+  return resultWith({ intervals: digestOf(longIntervals(), 0.01) });
 }
 
 function longLog(): LoggedInterval[] {
@@ -62,9 +68,9 @@ describe('a run of 200,000 intervals', () => {
   });
 
   it('charts a long series with at most MAX_SERIES_POINTS points, keeping its spike', () => {
-    const option = throughputChart(longResult().intervals, 10) as { series: { data: [number, number][] }[] };
+    const option = throughputChart(longIntervals(), 10) as { series: { data: [number, number][] }[] };
     for (const s of option.series) expect(s.data.length).toBeLessThanOrEqual(MAX_SERIES_POINTS);
-    const points = longResult().intervals.map((i): [number, number] => [i.tMs, i.latencyUs.p99]);
+    const points = longIntervals().map((i): [number, number] => [i.tMs, i.latencyUs.p99]);
     const kept = downsample(points);
     expect(kept.length).toBeLessThanOrEqual(MAX_SERIES_POINTS);
     expect(kept).toContainEqual([1234.57, 900_000]);

@@ -121,18 +121,16 @@ export const tooFewSamples: FlagRule = ({ profile, plan, result }) => {
 
 export const hitRatio: FlagRule = ({ profile, result }) => {
   if (!result) return [];
-  const measured = result.intervals.filter((i) => !i.warmup);
   const isHitRatio = (key: string) => {
     const spec = specOf(result.gauges, key);
     return spec?.family === 'hit-ratio' && spec.unit === 'ratio';
   };
-  const names = new Set<string>();
-  for (const i of measured) for (const key of Object.keys(i.gauges)) if (isHitRatio(key)) names.add(key);
   const prod = profile.production?.hitRatio;
-  return [...names].flatMap((name) => {
-    const values = measured.map((i) => i.gauges[name]).filter((v): v is number => v !== undefined);
-    if (values.length === 0) return [];
-    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  // The mean over the measured intervals, kept exactly by the recorder's digest however long the run.
+  const means = Object.entries(result.intervals.gauges).flatMap(([name, stats]) =>
+    isHitRatio(name) && stats.measuredMean !== undefined ? [[name, stats.measuredMean] as const] : [],
+  );
+  return means.flatMap(([name, mean]) => {
     const cache = parseGaugeKey(name).instance ?? name;
     if (prod !== undefined) {
       if (Math.abs(mean - prod) <= HIT_RATIO_TOLERANCE) return [];

@@ -1,10 +1,10 @@
 import type { Argv } from 'yargs';
-import { allowRemoteOption, type ArgsOf, type StampedeCommand, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
+import { allowRemoteOption, type ArgsOf, type StampedeCommand, forceOption, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { allowedRemoteHosts, numberOption, optionalNumberOption } from '../options.ts';
 
 const builder = (yargs: Argv) =>
-  junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs)))))
+  forceOption(junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs))))))
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target)' })
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/qualify-<UTC time>/)' })
     .option('step', { type: 'string', default: '10s', describe: 'measured duration of each step' })
@@ -75,6 +75,7 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
         maxSteps: search.maxSteps,
         ...(search.startRps !== undefined && { startRps: search.startRps }),
         signal,
+        force: args.force,
         onStep: (s, i) => {
           stepsDone = i + 1;
           if (args.quiet) return;

@@ -1,10 +1,10 @@
 import type { Argv } from 'yargs';
-import { allowRemoteOption, type ArgsOf, type StampedeCommand, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
+import { allowRemoteOption, type ArgsOf, type StampedeCommand, forceOption, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
 import { exitCodeOf } from '../exit-codes.ts';
 import { allowedRemoteHosts, numberOption, optionalNumberOption, optionError } from '../options.ts';
 
 const builder = (yargs: Argv) =>
-  junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs)))))
+  forceOption(junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs))))))
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/<UTC time>/)' })
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target, "model")' })
     .option('seed', { type: 'string', describe: 'shorthand for --set seed=N' })
@@ -49,6 +49,7 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
         intervalUs,
         signal,
         workers,
+        force: args.force,
         onInterval: live.observer(),
       });
       await live.close();

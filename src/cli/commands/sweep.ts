@@ -1,10 +1,10 @@
 import type { Argv } from 'yargs';
-import { type ArgsOf, type StampedeCommand, profileOptions } from '../command.ts';
+import { type ArgsOf, type StampedeCommand, forceOption, profileOptions } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { numberOption, optionalNumberOption, optionError } from '../options.ts';
 
 const builder = (yargs: Argv) =>
-  profileOptions(yargs)
+  forceOption(profileOptions(yargs))
     .option('vary', { type: 'string', array: true, demandOption: true, describe: 'path=a..b (--steps values) or path=v1,v2,… (once or twice)' })
     .option('steps', { type: 'string', default: '5', describe: `values per a..b range (2–${MAX_STEPS})` })
     .option('window', { type: 'string', describe: 'judge recovery on requests started in from..to (default: the last quarter of the run)' })
@@ -77,6 +77,7 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
       onPoint: (done, total, point) =>
         progress.status(`point ${done}/${total}: ${point.overrides.slice(args.set.length).join(' ')} ${point.verdict} ${(point.success * 100).toFixed(1)}%`),
       signal,
+      force: args.force,
     });
     progress.end();
     process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderSweep(result));

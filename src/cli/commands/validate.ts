@@ -7,13 +7,18 @@ export const validate: StampedeCommand<{ profile: string; set: string[] }> = {
   example: ['stampede validate profiles/sudden-spike.yaml --set phases[0].rate=2000', 'check a profile with an override and print its plan'],
   builder: profileOptions,
   async run(args) {
-    const [{ loadProfile }, { createSchedule }, { renderPlan }] = await Promise.all([
+    const [{ loadProfile }, { createSchedule }, { renderPlan }, { planFigures, planRefusals }] = await Promise.all([
       import('../../profile/load.ts'),
       import('../../schedule/index.ts'),
       import('../../report/plan.ts'),
+      import('../../analysis/plan-check.ts'),
     ]);
     const profile = await loadProfile(args.profile, args.set);
-    process.stdout.write(renderPlan(profile, createSchedule(profile).plan));
-    return ExitCode.Ok;
+    const plan = createSchedule(profile).plan;
+    const figures = planFigures(profile, plan);
+    const refusals = planRefusals(figures, profile.limits);
+    process.stdout.write(renderPlan(profile, plan, { figures, refusals }));
+    // A plan `run` would refuse is bad input here too: CI validating profiles catches it first.
+    return refusals.length > 0 ? ExitCode.InvalidInput : ExitCode.Ok;
   },
 };

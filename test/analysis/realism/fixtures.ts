@@ -4,6 +4,7 @@ import type { RunResult } from '../../../src/recorder/result.ts';
 import type { GeneratorFigures } from '../../../src/recorder/driver-report.ts';
 import { SHARED_GAUGES, gaugeCatalog } from '../../../src/recorder/gauges.ts';
 import { encodeIntoCompressedBase64, newHistogram } from '../../../src/recorder/histograms.ts';
+import { digestOf } from '../../../src/recorder/interval-digest.ts';
 import { makeProfile } from '../../helpers/profile.ts';
 
 /** A topology with what realism asks for: a caller with a timeout, a sharded cache, 2 connections per client, backoff on retries. */
@@ -86,7 +87,7 @@ const slice = (requests: number, failed: number, p50: number, p99: number) => ({
 /** A measured result of REALISTIC that raises nothing; tests change one figure at a time. */
 export function resultWith(changes: Partial<RunResult> = {}): RunResult {
   const base: RunResult = {
-    schema: 'stampede.result/2',
+    schema: 'stampede.result/3',
     profile: { name: 'realistic', description: '', file: '<memory>', sha256: '0'.repeat(64), overrides: [] },
     seed: 1,
     target: 'model',
@@ -103,17 +104,20 @@ export function resultWith(changes: Partial<RunResult> = {}): RunResult {
     byOutcome: { ok: slice(59_990, 0, 2000, 20_000), failed: { ...slice(10, 10, 100_000, 100_000), ok: 0 } },
     byKind: { get: slice(60_000, 10, 2000, 20_000) },
     byClient: { default: { ...slice(60_000, 10, 2000, 20_000), instances: 1 } },
-    intervals: Array.from({ length: 70 }, (_, i) => ({
-      tMs: i * 1000,
-      warmup: i < 10,
-      sent: 1000,
-      ok: 1000,
-      failed: 0,
-      dropped: 0,
-      goodputRps: 1000,
-      latencyUs: { p50: 2000, p99: 20_000, max: 40_000 },
-      gauges: { 'hitRatio.cache': 0.95, inFlight: 3 },
-    })),
+    intervals: digestOf(
+      Array.from({ length: 70 }, (_, i) => ({
+        tMs: i * 1000,
+        warmup: i < 10,
+        sent: 1000,
+        ok: 1000,
+        failed: 0,
+        dropped: 0,
+        goodputRps: 1000,
+        latencyUs: { p50: 2000, p99: 20_000, max: 40_000 },
+        gauges: { 'hitRatio.cache': 0.95, inFlight: 3 },
+      })),
+      1000,
+    ),
     driver: { loop: 'open' },
     gauges: gaugeCatalog([SHARED_GAUGES.hitRatio, SHARED_GAUGES.inFlight]),
     wall: { finishedAt: '2026-01-01T00:01:10.000Z', elapsedMs: 70_000 },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { realismFlags, type RealismInput } from '../../../src/analysis/realism/index.ts';
 import { runVerdict } from '../../../src/analysis/verdict.ts';
 import { analyseRun } from '../../../src/analysis/analyse-run.ts';
+import { digestOf } from '../../../src/recorder/interval-digest.ts';
 import { createSchedule } from '../../../src/schedule/index.ts';
 import { HEALTHY_GENERATOR, profileWith, resultWith } from './fixtures.ts';
 
@@ -165,7 +166,15 @@ const CASES: FlagCase[] = [
   {
     id: 'hit-ratio',
     severity: 'warn',
-    trigger: () => ({ profile: quietProfile, result: resultWith({ intervals: resultWith().intervals.map((i) => ({ ...i, gauges: { 'hitRatio.cache': 0.8 } })) }) }),
+    trigger: () => ({
+      profile: quietProfile,
+      result: resultWith({
+        intervals: digestOf(
+          resultWith().intervals.series.map((i) => ({ ...i, gauges: { 'hitRatio.cache': 0.8 } })),
+          1000,
+        ),
+      }),
+    }),
     quiet: () => ({ profile: quietProfile, result: resultWith() }),
     evidence: /80\.0% in the test vs 95\.0% in production/,
   },
