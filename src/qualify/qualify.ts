@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import { analyseCapacity, completeSteps } from '../analysis/capacity.ts';
-import { checkPlan, type PlanFigures } from '../analysis/plan-check.ts';
+import { checkPlan, planFigures, planRefusals, type PlanFigures } from '../analysis/plan-check.ts';
 import { STABLE_TAIL_SAMPLES } from '../analysis/limits.ts';
 import { QUALIFICATION_SCHEMA, type Qualification, type StepOutcome } from '../analysis/qualification.ts';
 import { qualificationVerdict } from '../analysis/qualification-verdict.ts';
@@ -84,32 +84,37 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
   const results: RunResult[] = [];
   mkdirSync(options.outDir, { recursive: true });
   let rate = nextRate(steps, search);
+  let stoppedByLimits: string | undefined;
   for (; rate !== undefined && !options.signal?.aborted; rate = nextRate(steps, search)) {
     const dir = join('steps', `${String(steps.length + 1).padStart(2, '0')}-${rate}rps`);
     const shares = sliceShares(stepProfile(profile, rate, options));
-    const { result, analysis } = await runProfile(stepProfile(profile, rate, { ...options, stepUs: stepDurationUs(profile, rate, options.stepUs, shares) }), {
+    const step = stepProfile(profile, rate, { ...options, stepUs: stepDurationUs(profile, rate, options.stepUs, shares) });
+    stoppedByLimits = options.force ? undefined : overLimits(step, rate, options);
+    if (stoppedByLimits) break;
+    const { result, analysis } = await runProfile(step, {
       outDir: join(options.outDir, dir),
       target: options.target,
       intervalUs: options.intervalUs,
       ...(options.signal && { signal: options.signal }),
       ...(options.driver && { driver: options.driver }),
       onInterval: options.onInterval,
-      // Checked as a whole before the first step (a step refused halfway would waste the others).
+      // Checked just above, so that a step over the limits ends the search instead of the qualification.
       force: true,
     });
-    const step = { ...stepOutcome(result, analysis, dir), askedRps: rate };
-    steps.push(step);
+    const outcome = { ...stepOutcome(result, analysis, dir), askedRps: rate };
+    steps.push(outcome);
     results.push(result);
-    options.onStep?.(step, steps.length - 1);
+    options.onStep?.(outcome, steps.length - 1);
   }
-  // Stopped with steps still to run, or with a step cut short: only the complete steps are judged.
-  const interrupted = rate !== undefined || steps.some((s) => s.interrupted);
+  // Stopped by a signal with steps still to run, or with a step cut short: only the complete steps are judged.
+  const interrupted = (rate !== undefined && stoppedByLimits === undefined) || steps.some((s) => s.interrupted);
   const analysis = analyseCapacity(steps, expectedPeakRps, profile.production?.dataCentres);
   // Warm-up and run-length flags judge the steps as run, so the profile rules see a step's shape.
   const asRun = { ...stepProfile(profile, expectedPeakRps, options), target: options.target ?? profile.target };
   const flags = qualificationFlags(asRun, steps, results, analysis.failover !== undefined);
   const cut = steps.find((s) => s.interrupted);
   const { verdict, reasons } = qualificationVerdict(analysis, flags, interrupted ? { completeSteps: completeSteps(steps).length, cutStepRps: cut?.askedRps } : undefined);
+  if (stoppedByLimits) reasons.push(stoppedByLimits);
   const finishedAt = new Date();
   const qualification: Qualification = {
     schema: QUALIFICATION_SCHEMA,
@@ -133,19 +138,25 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
 }
 
 /**
- * The qualification's plan, refused before the first step when over the profile's limits: memory,
- * batch and intervals of its largest possible step (the search's rate after maxSteps growths),
- * the time of maxSteps growing steps, each stretched as `stepDurationUs` would.
+ * The qualification's plan, refused before the first step when over the profile's limits: the first
+ * step's memory, batch and intervals, and the time of maxSteps steps at the longest a step can be
+ * (MAX_STEP_STRETCH × the step). Later steps are checked one by one as the search reaches them
+ * (overLimits): the search is adaptive, so the rates it will try are not known in advance.
  */
 export function checkQualificationPlan(profile: Profile, search: SearchOptions, options: QualifyOptions): PlanFigures {
-  const rates = Array.from({ length: search.maxSteps }, (_, k) => search.startRps * search.growth ** k);
-  const stepOf = (rate: number) => {
-    const shape = stepProfile(profile, rate, options);
-    return stepProfile(profile, rate, { ...options, stepUs: stepDurationUs(profile, rate, options.stepUs, sliceShares(shape)) });
-  };
-  const durationS = rates.reduce((sum, rate) => sum + stepOf(rate).duration! / 1e6 + options.warmupUs / 1e6, 0);
-  const top = stepOf(rates.at(-1)!);
-  return checkPlan(top, createSchedule(top).plan, { intervalUs: options.intervalUs, target: options.target, runs: search.maxSteps, durationS, force: options.force });
+  const first = stepProfile(profile, search.startRps, {
+    ...options,
+    stepUs: stepDurationUs(profile, search.startRps, options.stepUs, sliceShares(stepProfile(profile, search.startRps, options))),
+  });
+  const durationS = (search.maxSteps * (MAX_STEP_STRETCH * options.stepUs + options.warmupUs)) / 1e6;
+  return checkPlan(first, createSchedule(first).plan, { intervalUs: options.intervalUs, target: options.target, runs: search.maxSteps, durationS, force: options.force });
+}
+
+/** Why the step at `rate` would be over the profile's limits, or undefined when it is not. */
+function overLimits(step: Profile, rate: number, options: QualifyOptions): string | undefined {
+  const refusals = planRefusals(planFigures(step, createSchedule(step).plan, { intervalUs: options.intervalUs, target: options.target }), step.limits);
+  if (refusals.length === 0) return undefined;
+  return `the search stopped before the step at ${rate} rps: ${refusals.map((r) => r.text).join('; ')} (raise limits: in the profile, or --force)`;
 }
 
 /**

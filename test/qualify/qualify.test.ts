@@ -11,14 +11,15 @@ const scratch = mkdtempSync(join(tmpdir(), 'stampede-qualify-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 // M/M/8 with 1 ms mean service: saturates at 8,000 rps; p99 ≤ 20 ms holds until close to it.
-const mm8 = makeProfile({
+const MM8 = {
   name: 'mm8',
   seed: 7,
   phases: [{ type: 'steady', rate: 2000, duration: '60s' }],
   slo: { latency: [{ percentile: 99, max: '20ms' }], errorRate: 0.001 },
   production: { peakRps: 2000, dataCentres: 2 },
   topology: { entry: 'api', services: { api: { workers: 8, serviceTime: { type: 'exponential', mean: '1ms' } } } },
-});
+};
+const mm8 = makeProfile(MM8 as never);
 
 describe('qualify on the model', { timeout: 120_000 }, () => {
   it('finds the capacity of M/M/8 below saturation, with headroom and an N+1 verdict, and writes every step', async () => {
@@ -51,5 +52,18 @@ describe('qualify on the model', { timeout: 120_000 }, () => {
     const a = await qualify(mm8, { outDir: join(scratch, 'a'), stepUs: 1_000_000, warmupUs: 0, maxSteps: 3 });
     const b = await qualify(mm8, { outDir: join(scratch, 'b'), stepUs: 1_000_000, warmupUs: 0, maxSteps: 3 });
     expect(b.steps).toEqual(a.steps);
+  });
+
+  it('stops the search, not the qualification, when the next step would be over the profile limits', async () => {
+    // Steps of 4 s (stretched to 5,000 requests for a stable p99): 1,000 and 1,500 rps stay within 7,000 requests a run; 2,250 does not.
+    const limited = makeProfile({ ...MM8, limits: { maxRequests: 7000 } } as never);
+    const options = { stepUs: 4_000_000, warmupUs: 0, startRps: 1000, growth: 1.5 };
+    const q = await qualify(limited, { ...options, outDir: join(scratch, 'limited'), maxSteps: 6 });
+    expect(q.steps.map((s) => s.askedRps)).toEqual([1000, 1500]);
+    expect(q.interrupted).toBe(false);
+    expect(q.reasons.at(-1)).toMatch(/^the search stopped before the step at 2250 rps: 9,000 requests .*limits\.maxRequests 7,000/);
+    // --force runs it anyway.
+    const forced = await qualify(limited, { ...options, outDir: join(scratch, 'forced'), maxSteps: 3, force: true });
+    expect(forced.steps.map((s) => s.askedRps)).toEqual([1000, 1500, 2250]);
   });
 });
