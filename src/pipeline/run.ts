@@ -104,8 +104,9 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   const analysis = analyseRun(result, profile, { plan: schedule.plan });
   const summary = renderSummary(result, analysis);
   writeRunFolder(dir, { result, analysis, profile, summary });
-  if (options.reports !== false) await renderReportsInto(dir, result, analysis);
   const failure = hlog.failure ?? intervalLog.failure;
+  // A disk that refused a log is full or read-only: the reports would only fail after it.
+  if (options.reports !== false && !failure) await renderReportsInto(dir, result, analysis);
   if (failure) {
     const kept = keptRunFiles(dir);
     const log = kept.includes(RUN_FILES.latencyLog) ? 'its whole intervals are kept' : 'it was then removed to make room for result.json';

@@ -7,6 +7,7 @@ import { markdownTable } from './table.ts';
 /** The trend of a folder of runs (one a night), one section per profile: Markdown tables and charts of capacity and p99. */
 export function renderHistory(history: History): { markdown: string; html: string } {
   const single = history.profiles.length === 1;
+  const interrupted = history.profiles.reduce((n, p) => n + p.entries.filter((e) => e.snapshot.interrupted).length, 0);
   const verdict =
     history.regressions.length === 0
       ? '- no run regressed against the previous run of its profile'
@@ -15,6 +16,7 @@ export function renderHistory(history: History): { markdown: string; html: strin
     `# history: ${history.runs} runs of ${history.profiles.length} profile${single ? '' : 's'}`,
     '',
     `${verdict} (as \`stampede compare\` judges: capacity brackets, 99% confidence intervals of p50/p99/p99.9 from the histograms, error rate)`,
+    ...(interrupted > 0 ? [`- ${interrupted} run(s) interrupted: partial figures, left out of the trend and the charts`] : []),
     '',
     ...history.profiles.flatMap((p) => [`## ${p.profileName}`, '', trendTable(p), '']),
   ].join('\n');

@@ -137,13 +137,14 @@ function writeResult(dir: string, result: RunResult): void {
   try {
     writeJson(path, result);
   } catch (error) {
-    const log = join(dir, RUN_FILES.latencyLog);
-    if (!(error instanceof ArtifactWriteError) || !isOutOfSpace(error) || !existsSync(log)) throw error;
-    rmSync(log, { force: true });
+    // The streamed logs give way to result.json, which carries the run's totals and its interval digest.
+    const logs = [RUN_FILES.latencyLog, RUN_FILES.intervals].filter((name) => existsSync(join(dir, name)));
+    if (!(error instanceof ArtifactWriteError) || !isOutOfSpace(error) || logs.length === 0) throw error;
+    for (const name of logs) rmSync(join(dir, name), { force: true });
     try {
       writeJson(path, result);
     } catch (again) {
-      throw again instanceof ArtifactWriteError ? again.keeping([], 'latency.hlog was removed to make room, in vain') : again;
+      throw again instanceof ArtifactWriteError ? again.keeping([], `${logs.join(' and ')} ${logs.length > 1 ? 'were' : 'was'} removed to make room, in vain`) : again;
     }
   }
 }

@@ -62,7 +62,9 @@ describe.runIf(canMount)('a full disk (tmpfs)', { timeout: 120_000 }, () => {
     const out = join(disk, 'run');
     const run = stampede([...HOUR_RUN, '--out', out]);
     expect(run.status).toBe(3);
-    expect(run.stderr).toBe(`stampede: could not write ${out}/result.json: no space left on device (ENOSPC); latency.hlog was removed to make room, in vain; nothing was kept\n`);
+    expect(run.stderr).toBe(
+      `stampede: could not write ${out}/result.json: no space left on device (ENOSPC); latency.hlog and intervals.jsonl were removed to make room, in vain; nothing was kept\n`,
+    );
     expect(readdirSync(out)).toEqual([]);
   });
 });

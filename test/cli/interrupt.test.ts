@@ -117,7 +117,7 @@ describe('stampede qualify, interrupted', { timeout: 180_000 }, () => {
     const history = stampede(['history', nights]);
     expect(history.status).toBe(0);
     expect(history.stdout).toContain('1 run(s) interrupted: partial figures, left out of the trend and the charts');
-    expect(history.stdout).toMatch(/\| 2-cut\s+\| small\s+\| INVALID \(\*\*interrupted\*\*\) \|/);
+    expect(history.stdout).toMatch(/\| 2-cut\s+\| INVALID \(\*\*interrupted\*\*\) \|/);
   });
 });
 

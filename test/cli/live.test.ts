@@ -41,7 +41,7 @@ describe('live progress of a run', () => {
     const out = join(scratch, 'plain');
     const run = stampede(['run', PROFILE, '--out', out, '--progress']);
     expect(run.status).toBe(0);
-    const intervals = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')).intervals as unknown[];
+    const intervals = readFileSync(join(out, 'intervals.jsonl'), 'utf8').split('\n').filter(Boolean);
     const lines = run.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(intervals.length);
     for (const line of lines) expect(line).toMatch(STATUS);
@@ -71,7 +71,11 @@ describe('live progress of a run', () => {
   it('sweep prints a line per point', () => {
     const s = stampede(['sweep', PROFILE, '--vary', 'phases[0].rate=1000,2000', '--parallel', '1', '--progress']);
     expect(s.status).toBe(0);
-    expect(s.stderr.split('\n').filter(Boolean)).toEqual(['point 1/2: phases[0].rate=1000 recovered 100.0%', 'point 2/2: phases[0].rate=2000 recovered 100.0%']);
+    expect(s.stderr.split('\n').filter(Boolean)).toEqual([
+      'sweep: running the grid (Ctrl-C stops it and prints the points done)',
+      'point 1/2: phases[0].rate=1000 recovered 100.0%',
+      'point 2/2: phases[0].rate=2000 recovered 100.0%',
+    ]);
   });
 });
 
