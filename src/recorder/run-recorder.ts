@@ -16,6 +16,10 @@ export interface IntervalResult {
   goodputRps: number;
   latencyUs: { p50: number; p99: number; max: number };
   gauges: Readonly<Record<string, number>>;
+  /** Failed and dropped requests of the interval by reason (only reasons seen; bounded by the reasons registered). */
+  errors?: Readonly<Record<string, number>>;
+  /** Set only on a last interval cut short by the end of the run: the ms it covered (rates divide by this, not by the interval). */
+  coveredMs?: number;
 }
 
 export interface RecorderOptions {
@@ -72,6 +76,9 @@ export class RunRecorder implements Recorder {
   private intervalOk = 0;
   private intervalFailed = 0;
   private intervalDropped = 0;
+  /** Failures of the interval in progress by reason code (index 0 unused), and the latest event time seen. */
+  private readonly intervalErrors: number[] = [0];
+  private lastEventUs = 0;
 
   constructor(
     private readonly plan: Plan,
@@ -97,6 +104,7 @@ export class RunRecorder implements Recorder {
     if (existing > 0) return existing;
     this.reasons.push(name);
     this.errorCounts.push(0);
+    this.intervalErrors.push(0);
     return this.reasons.length - 1;
   }
 
@@ -116,8 +124,10 @@ export class RunRecorder implements Recorder {
     const wired = sentAtUs >= 0;
     const latencyUs = Math.max(0, completedAtUs - intendedAtUs);
     const failed = reason !== 0;
-    if (failed) this.intervalFailed++;
-    else this.intervalOk++;
+    if (failed) {
+      this.intervalFailed++;
+      this.intervalErrors[reason]!++;
+    } else this.intervalOk++;
     this.intervalLatency.recordValue(latencyUs);
     if (completedAtUs > this.lastCompletionUs) this.lastCompletionUs = completedAtUs;
     // A request is measured by when it was sent; one never sent, by when it failed.
@@ -134,6 +144,7 @@ export class RunRecorder implements Recorder {
   dropped(intendedAtUs: number, client: number, kind: number): void {
     this.advanceTo(intendedAtUs);
     this.intervalDropped++;
+    this.intervalErrors[this.droppedReason]!++;
     if (intendedAtUs < this.plan.warmupUs) return;
     this.droppedCount++;
     this.errorCounts[this.droppedReason]!++;
@@ -142,12 +153,13 @@ export class RunRecorder implements Recorder {
   }
 
   advanceTo(nowUs: number): void {
+    if (nowUs > this.lastEventUs) this.lastEventUs = nowUs;
     while (nowUs >= (this.intervalIndex + 1) * this.intervalUs) this.closeInterval();
   }
 
   /** Closes the interval in progress (at the end of a run, however short it is). */
   flush(): void {
-    if (this.intervalSent + this.intervalOk + this.intervalFailed + this.intervalDropped > 0) this.closeInterval();
+    if (this.intervalSent + this.intervalOk + this.intervalFailed + this.intervalDropped > 0) this.closeInterval(this.lastEventUs);
   }
 
   /**
@@ -161,10 +173,12 @@ export class RunRecorder implements Recorder {
     this.onInterval?.(interval);
   }
 
-  private closeInterval(): void {
+  /** `endUs`: when the run ended inside this interval (flush); the interval's own end otherwise. */
+  private closeInterval(endUs?: number): void {
     const startUs = this.intervalIndex * this.intervalUs;
     const h = this.intervalLatency;
     const completed = h.totalCount;
+    const coveredUs = endUs === undefined ? this.intervalUs : Math.min(this.intervalUs, Math.max(1000, endUs - startUs));
     this.intervals.push({
       tMs: startUs / 1000,
       warmup: startUs < this.plan.warmupUs,
@@ -175,12 +189,25 @@ export class RunRecorder implements Recorder {
       goodputRps: (this.intervalOk * 1e6) / this.intervalUs,
       latencyUs: completed === 0 ? { p50: 0, p99: 0, max: 0 } : { p50: h.getValueAtPercentile(50), p99: h.getValueAtPercentile(99), max: h.maxValue },
       gauges: this.gaugeSource(),
+      ...this.intervalErrorCounts(),
+      ...(coveredUs < this.intervalUs && { coveredMs: coveredUs / 1000 }),
     });
     this.log?.outputIntervalHistogram(h, startUs / 1e6, (startUs + this.intervalUs) / 1e6, 1);
     if (this.keepIntervals) this.encodedIntervals.push(encodeIntoCompressedBase64(h));
     h.reset();
     this.intervalIndex++;
     this.intervalSent = this.intervalOk = this.intervalFailed = this.intervalDropped = 0;
+    this.intervalErrors.fill(0);
     this.onInterval?.(this.intervals[this.intervals.length - 1]!);
+  }
+
+  /** `{ errors }` with the interval's non-zero counts by reason name, or nothing when none failed. */
+  private intervalErrorCounts(): { errors?: Record<string, number> } {
+    if (this.intervalFailed + this.intervalDropped === 0) return {};
+    const errors: Record<string, number> = {};
+    this.intervalErrors.forEach((n, code) => {
+      if (n > 0) errors[this.reasons[code]!] = n;
+    });
+    return { errors };
   }
 }

@@ -1,5 +1,5 @@
 import type { RunResult } from '../recorder/result.ts';
-import { gaugeCharts, latencyHeatmapChart, latencyOverTimeChart, percentileSpectrumChart, throughputChart } from './charts.ts';
+import { errorsOverTimeChart, gaugeCharts, latencyHeatmapChart, latencyOverTimeChart, percentileSpectrumChart, throughputChart } from './charts.ts';
 import type { HtmlChart } from './html.ts';
 import { decodeFromCompressedBase64, type Histogram } from '../recorder/histograms.ts';
 import type { LoggedInterval } from '../recorder/latency-log.ts';
@@ -11,8 +11,10 @@ export function runCharts(result: RunResult, latencyLog: readonly LoggedInterval
   const intervalMs = intervals.length > 1 ? intervals[1]!.tMs - intervals[0]!.tMs : 1000;
   const charts: HtmlChart[] = [];
   if (intervals.length > 0) {
-    charts.push({ title: 'Throughput', option: throughputChart(intervals, intervalMs) });
+    charts.push({ title: 'Throughput', option: throughputChart(intervals, intervalMs, result.askedRate) });
     charts.push({ title: 'Latency over time', option: latencyOverTimeChart(intervals) });
+    const errors = errorsOverTimeChart(intervals, intervalMs);
+    if (errors) charts.push({ title: 'Errors by reason', option: errors });
   }
   if (latencyLog && latencyLog.length > 0) {
     const heatmap = latencyHeatmapChart(latencyLog);
