@@ -5,9 +5,17 @@ import { decodeFromCompressedBase64, type Histogram } from '../recorder/histogra
 import type { LoggedInterval } from '../recorder/latency-log.ts';
 import { percentileSpectrum } from './spectrum.ts';
 
-/** The charts of one run: throughput and latency over time, the heatmap (from the interval log), the measured spectrum, the gauges by family. */
+/**
+ * The charts of one run: throughput and latency over time, the heatmap (from the interval log), the
+ * measured spectrum, the gauges by family. The over-time charts stop where sending stopped: an
+ * interval after the last send holds only the drain (stragglers completing, nothing sent), which
+ * drawn as a rate looks like a collapse that never happened; its requests are in the totals, the
+ * heatmap and the spectrum. A last interval cut short while sending (an interrupted run) is drawn
+ * at the rate of the time it covered (`coveredMs`).
+ */
 export function runCharts(result: RunResult, latencyLog: readonly LoggedInterval[] | undefined): HtmlChart[] {
-  const intervals = result.intervals;
+  const sendingEndMs = result.warmupMs + result.durationMs;
+  const intervals = result.intervals.filter((i) => i.tMs < sendingEndMs);
   const intervalMs = intervals.length > 1 ? intervals[1]!.tMs - intervals[0]!.tMs : 1000;
   const charts: HtmlChart[] = [];
   if (intervals.length > 0) {

@@ -12,6 +12,8 @@ import { renderPlan } from '../../src/report/plan.ts';
 import { renderQualificationReport } from '../../src/report/qualification-report.ts';
 import { percentileSpectrum } from '../../src/report/spectrum.ts';
 import { createSchedule } from '../../src/schedule/index.ts';
+import { runCharts } from '../../src/report/run-charts.ts';
+import { resultWith } from '../analysis/realism/fixtures.ts';
 import { makeProfile } from '../helpers/profile.ts';
 
 type Series = { name: string; data: [number, number | null][]; step?: unknown; yAxisIndex?: number; markLine?: { data: { name: string; yAxis?: number }[] } };
@@ -40,6 +42,18 @@ describe('the last, partial interval (the drain)', () => {
     expect(ok[0]![1]).toBe(100);
     // 10 completions in the 95 ms the run lasted into its second interval: ~105/s, not 10/s.
     expect(ok[1]![1]).toBeCloseTo(105.3, 1);
+  });
+});
+
+describe('the drain after the last send', () => {
+  it('is left out of the over-time charts: only stragglers complete there, nothing is sent', () => {
+    const base = resultWith();
+    const drain = interval(70_000, { sent: 0, ok: 20, failed: 340, coveredMs: 451, errors: { timeout: 340 } });
+    const charts = runCharts({ ...base, intervals: [...base.intervals, drain] }, undefined);
+    for (const title of ['Throughput', 'Latency over time']) {
+      const option = charts.find((c) => c.title === title)!.option;
+      for (const s of seriesOf(option).filter((s) => s.name !== 'asked')) expect(Math.max(...s.data.map(([t]) => t))).toBe(69);
+    }
   });
 });
 
