@@ -12,6 +12,8 @@ export interface StepOutcome {
   /** Names of the checks that failed. */
   failedChecks: string[];
   latencyUs: { p50: number; p99: number; p999: number; max: number };
+  /** 99% confidence interval of the step's p99 (binomial rank bounds on its histogram); absent in older files. */
+  p99IntervalUs?: { lowUs: number; highUs: number };
   requests: number;
   failed: number;
   errorRate: number;
@@ -73,6 +75,8 @@ export interface Qualification extends CapacityAnalysis {
   interrupted: boolean;
   /** The SLO's unscoped p99 limit, µs, drawn on the capacity curve. */
   sloP99Us?: number;
+  /** Every latency limit of the SLO (scoped ones named with their slice), drawn on the capacity curve; absent in older files. */
+  sloLatency?: { label: string; maxUs: number }[];
   verdict: QualificationVerdict;
   /** Why the verdict is what it is, one line each. */
   reasons: string[];

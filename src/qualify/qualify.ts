@@ -13,6 +13,8 @@ import { realismFlags } from '../analysis/realism/index.ts';
 import { fellShort, RESULT_RULES } from '../analysis/realism/result-flags.ts';
 import { SEVERITY_ORDER, type RealismFlag } from '../analysis/realism/types.ts';
 import type { RunResult } from '../recorder/result.ts';
+import { decodeFromCompressedBase64, type Histogram } from '../recorder/histograms.ts';
+import { quantileWithInterval } from '../analysis/quantile-ci.ts';
 import { createSchedule } from '../schedule/index.ts';
 import { nextRate, type SearchOptions } from './search.ts';
 import { profilePeakRps, stepProfile, type StepShape } from './step-profile.ts';
@@ -60,6 +62,7 @@ export function stepOutcome(result: RunResult, analysis: RunAnalysis, dir: strin
     pass: analysis.slo.pass && unproven.length === 0,
     failedChecks: [...analysis.slo.checks.filter((c) => !c.pass).map((c) => c.name), ...unproven.map((f) => f.title)],
     latencyUs: { p50: result.latencyUs.p50, p99: result.latencyUs.p99, p999: result.latencyUs.p999, max: result.latencyUs.max },
+    p99IntervalUs: p99Interval(result),
     requests: completed,
     failed,
     errorRate: completed + result.requests.dropped > 0 ? failed / (completed + result.requests.dropped) : 0,
@@ -127,6 +130,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
     steps,
     interrupted,
     ...(sloP99Us(profile) !== undefined && { sloP99Us: sloP99Us(profile) }),
+    sloLatency: sloLatency(profile),
     verdict,
     reasons,
     flags,
@@ -185,6 +189,20 @@ function qualificationFlags(profile: Profile, steps: readonly StepOutcome[], res
       return seen.has(key) ? false : (seen.add(key), true);
     })
     .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+}
+
+/** The step's p99 with its 99% confidence interval, from the measured histogram: how far a step's p99 can be trusted. */
+function p99Interval(result: RunResult): { lowUs: number; highUs: number } {
+  const q = quantileWithInterval(decodeFromCompressedBase64(result.histograms.latency) as Histogram, 99);
+  return { lowUs: q.lowUs, highUs: q.highUs };
+}
+
+/** Every latency limit of the SLO, labelled as the SLO table names it (`p99.9 kind get`). */
+function sloLatency(profile: Profile): { label: string; maxUs: number }[] {
+  return profile.slo.latency.map((c) => ({
+    label: [`p${c.percentile}`, c.kind !== undefined ? `kind ${c.kind}` : '', c.client !== undefined ? `client ${c.client}` : ''].filter(Boolean).join(' '),
+    maxUs: c.max,
+  }));
 }
 
 function sloP99Us(profile: Profile): number | undefined {

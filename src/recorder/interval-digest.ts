@@ -28,6 +28,10 @@ export interface IntervalResult {
   goodputRps: number;
   latencyUs: { p50: number; p99: number; max: number };
   gauges: Readonly<Record<string, number>>;
+  /** Failed and dropped requests of the interval by reason (only reasons seen; bounded by the reasons registered). */
+  errors?: Readonly<Record<string, number>>;
+  /** Set only on a last interval cut short by the end of the run: the ms it covered (rates divide by this, not by the interval). */
+  coveredMs?: number;
 }
 
 export interface GaugeStats {
@@ -123,6 +127,10 @@ function mergePoints(a: IntervalResult, na: number, b: IntervalResult, nb: numbe
   const gauges: Record<string, number> = { ...a.gauges };
   for (const [key, value] of Object.entries(b.gauges)) gauges[key] = a.gauges[key] === undefined ? value : weighted(a.gauges[key], value);
   const ok = a.ok + b.ok;
+  // Only the run's last interval can be cut short, so only `b` can carry coveredMs.
+  const coveredMs = b.coveredMs === undefined ? undefined : ((na + nb - 1) * intervalUs) / 1000 + b.coveredMs;
+  const errors: Record<string, number> = { ...a.errors };
+  for (const [reason, n] of Object.entries(b.errors ?? {})) errors[reason] = (errors[reason] ?? 0) + n;
   return {
     tMs: a.tMs,
     warmup: a.warmup || b.warmup,
@@ -133,6 +141,8 @@ function mergePoints(a: IntervalResult, na: number, b: IntervalResult, nb: numbe
     goodputRps: (ok * 1e6) / ((na + nb) * intervalUs),
     latencyUs: { p50: weighted(a.latencyUs.p50, b.latencyUs.p50), p99: Math.max(a.latencyUs.p99, b.latencyUs.p99), max: Math.max(a.latencyUs.max, b.latencyUs.max) },
     gauges,
+    ...(Object.keys(errors).length > 0 && { errors }),
+    ...(coveredMs !== undefined && { coveredMs }),
   };
 }
 

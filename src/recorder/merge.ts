@@ -75,6 +75,30 @@ function combineGauge(name: string, a: number | undefined, b: number): number {
   return a + b;
 }
 
+/** Two workers' same interval: counts added; cut short (coveredMs) only when both were. */
+function addIntervals(a: IntervalResult, b: IntervalResult): IntervalResult {
+  const sum: IntervalResult = {
+    ...a,
+    sent: a.sent + b.sent,
+    ok: a.ok + b.ok,
+    failed: a.failed + b.failed,
+    dropped: a.dropped + b.dropped,
+    goodputRps: a.goodputRps + b.goodputRps,
+    ...mergedErrors(a.errors, b.errors),
+  };
+  delete sum.coveredMs;
+  if (a.coveredMs !== undefined && b.coveredMs !== undefined) sum.coveredMs = Math.max(a.coveredMs, b.coveredMs);
+  return sum;
+}
+
+/** Two intervals' failures by reason, summed by name (`{}` when neither failed). */
+function mergedErrors(a: Readonly<Record<string, number>> | undefined, b: Readonly<Record<string, number>> | undefined): { errors?: Record<string, number> } {
+  if (!a && !b) return {};
+  const errors: Record<string, number> = { ...a };
+  for (const [reason, n] of Object.entries(b ?? {})) errors[reason] = (errors[reason] ?? 0) + n;
+  return { errors };
+}
+
 /**
  * Merges workers' parts into `into` (a recorder that recorded nothing itself): totals, every
  * breakdown and error counts by reason name. Intervals arrive earlier, through an IntervalMerger.
@@ -149,16 +173,7 @@ function mergeIntervalParts(parts: readonly IntervalPart[]): { interval: Interva
   for (const { interval, latency: encoded } of parts) {
     latency.add(decodeFromCompressedBase64(encoded));
     for (const [name, value] of Object.entries(interval.gauges)) gauges[name] = combineGauge(name, gauges[name], value);
-    merged = merged
-      ? {
-          ...merged,
-          sent: merged.sent + interval.sent,
-          ok: merged.ok + interval.ok,
-          failed: merged.failed + interval.failed,
-          dropped: merged.dropped + interval.dropped,
-          goodputRps: merged.goodputRps + interval.goodputRps,
-        }
-      : { ...interval };
+    merged = merged ? addIntervals(merged, interval) : { ...interval };
   }
   const completed = latency.totalCount;
   const latencyUs = completed === 0 ? { p50: 0, p99: 0, max: 0 } : { p50: latency.getValueAtPercentile(50), p99: latency.getValueAtPercentile(99), max: latency.maxValue };

@@ -57,6 +57,12 @@ export interface RunResult {
   byClient: Record<string, BreakdownResult & { instances: number }>;
   /** Bounded however long the run: gauge statistics, a chart series, and where every interval is (intervals.jsonl). */
   intervals: IntervalsSummary;
+  /**
+   * The asked rate over the run (warm-up included), all clients summed: [ms from run start, req/s]
+   * corners of the piecewise-linear plan curve, drawn beside sent and ok. Bounded by the profile's
+   * phases and multipliers, never by the run's length. Absent in results written before it existed.
+   */
+  askedRate?: [number, number][];
   /** How the driver sent (open or closed loop) and what it saw of the target or the model. */
   driver: Pick<DriverReport, 'loop' | 'transport' | 'targetStats' | 'model'>;
   /** Real targets only: the load generator's own figures (absent for the model). */
@@ -111,6 +117,7 @@ export function buildResult({ profile, plan, target, recorder, driver, startedAt
     byKind: Object.fromEntries(plan.kinds.map((kind, i) => [kind, recorder.byKind[i]!.toJSON()])),
     byClient: Object.fromEntries(plan.clients.map((c, i) => [c.name, { ...recorder.byClient[i]!.toJSON(), instances: c.instances }])),
     intervals: recorder.digest.summary(),
+    askedRate: askedRateCurve(plan),
     driver: driverSection(driver),
     ...(driver.generator ? { generator: driver.generator } : {}),
     gauges: gaugeCatalog(driver.gauges),
@@ -123,7 +130,29 @@ function driverSection(report: DriverReport): RunResult['driver'] {
   return { loop, ...(transport && { transport }), ...(targetStats !== undefined && { targetStats }), ...(model && { model }) };
 }
 
-function expectedDuringWarmup(plan: Plan): number {
+/** The plan's summed rate curve as corners; a step (a rate that jumps) gives two corners at the same time. */
+export function askedRateCurve(plan: Plan): [number, number][] {
+  const segments = plan.clients.flatMap((c) => c.segments);
+  const times = [...new Set(segments.flatMap((s) => [s.startUs, s.endUs]))].sort((a, b) => a - b);
+  const rateAt = (tUs: number, side: 'left' | 'right') =>
+    segments.reduce((sum, s) => {
+      const inside = side === 'right' ? tUs >= s.startUs && tUs < s.endUs : tUs > s.startUs && tUs <= s.endUs;
+      return inside ? sum + s.fromRps + ((s.toRps - s.fromRps) * (tUs - s.startUs)) / (s.endUs - s.startUs) : sum;
+    }, 0);
+  return times.flatMap((t, i): [number, number][] => {
+    const left = roundTo(rateAt(t, 'left'), 2);
+    const right = roundTo(rateAt(t, 'right'), 2);
+    if (i === 0) return [[t / 1000, right]];
+    if (i === times.length - 1 || left === right) return [[t / 1000, left]];
+    return [
+      [t / 1000, left],
+      [t / 1000, right],
+    ];
+  });
+}
+
+/** Requests the plan expects before the measured window starts (sent, but not counted in the totals). */
+export function expectedDuringWarmup(plan: Plan): number {
   return plan.clients.reduce((sum, c) => sum + clip(c.segments, Number.NEGATIVE_INFINITY, plan.warmupUs).reduce((m, s) => m + segmentMass(s), 0), 0);
 }
 

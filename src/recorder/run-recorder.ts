@@ -60,6 +60,9 @@ export class RunRecorder implements Recorder {
   private intervalOk = 0;
   private intervalFailed = 0;
   private intervalDropped = 0;
+  /** The interval's failures by reason code (index 0 unused): bounded by the reasons registered. */
+  private readonly intervalErrors: number[] = [0];
+  private lastEventUs = 0;
 
   constructor(
     private readonly plan: Plan,
@@ -85,6 +88,7 @@ export class RunRecorder implements Recorder {
     if (existing > 0) return existing;
     this.reasons.push(name);
     this.errorCounts.push(0);
+    this.intervalErrors.push(0);
     return this.reasons.length - 1;
   }
 
@@ -104,8 +108,10 @@ export class RunRecorder implements Recorder {
     const wired = sentAtUs >= 0;
     const latencyUs = Math.max(0, completedAtUs - intendedAtUs);
     const failed = reason !== 0;
-    if (failed) this.intervalFailed++;
-    else this.intervalOk++;
+    if (failed) {
+      this.intervalFailed++;
+      this.intervalErrors[reason]!++;
+    } else this.intervalOk++;
     this.intervalLatency.recordValue(latencyUs);
     if (completedAtUs > this.lastCompletionUs) this.lastCompletionUs = completedAtUs;
     // A request is measured by when it was sent; one never sent, by when it failed.
@@ -122,6 +128,7 @@ export class RunRecorder implements Recorder {
   dropped(intendedAtUs: number, client: number, kind: number): void {
     this.advanceTo(intendedAtUs);
     this.intervalDropped++;
+    this.intervalErrors[this.droppedReason]!++;
     if (intendedAtUs < this.plan.warmupUs) return;
     this.droppedCount++;
     this.errorCounts[this.droppedReason]!++;
@@ -130,12 +137,13 @@ export class RunRecorder implements Recorder {
   }
 
   advanceTo(nowUs: number): void {
+    if (nowUs > this.lastEventUs) this.lastEventUs = nowUs;
     while (nowUs >= (this.intervalIndex + 1) * this.intervalUs) this.closeInterval();
   }
 
   /** Closes the interval in progress (at the end of a run, however short it is). */
   flush(): void {
-    if (this.intervalSent + this.intervalOk + this.intervalFailed + this.intervalDropped > 0) this.closeInterval();
+    if (this.intervalSent + this.intervalOk + this.intervalFailed + this.intervalDropped > 0) this.closeInterval(this.lastEventUs);
   }
 
   /**
@@ -147,10 +155,12 @@ export class RunRecorder implements Recorder {
     this.intervalIndex++;
   }
 
-  private closeInterval(): void {
+  /** `endUs`: when the run ended inside this interval (flush); the interval's own end otherwise. */
+  private closeInterval(endUs?: number): void {
     const startUs = this.intervalIndex * this.intervalUs;
     const h = this.intervalLatency;
     const completed = h.totalCount;
+    const coveredUs = endUs === undefined ? this.intervalUs : Math.min(this.intervalUs, Math.max(1000, endUs - startUs));
     const interval: IntervalResult = {
       tMs: startUs / 1000,
       warmup: startUs < this.plan.warmupUs,
@@ -161,11 +171,24 @@ export class RunRecorder implements Recorder {
       goodputRps: (this.intervalOk * 1e6) / this.intervalUs,
       latencyUs: completed === 0 ? { p50: 0, p99: 0, max: 0 } : { p50: h.getValueAtPercentile(50), p99: h.getValueAtPercentile(99), max: h.maxValue },
       gauges: this.gaugeSource(),
+      ...this.intervalErrorCounts(),
+      ...(coveredUs < this.intervalUs && { coveredMs: coveredUs / 1000 }),
     };
     this.publish(interval, h);
     h.reset();
     this.intervalIndex++;
     this.intervalSent = this.intervalOk = this.intervalFailed = this.intervalDropped = 0;
+    this.intervalErrors.fill(0);
+  }
+
+  /** `{ errors }` with the interval's non-zero counts by reason name, or nothing when none failed. */
+  private intervalErrorCounts(): { errors?: Record<string, number> } {
+    if (this.intervalFailed + this.intervalDropped === 0) return {};
+    const errors: Record<string, number> = {};
+    this.intervalErrors.forEach((n, code) => {
+      if (n > 0) errors[this.reasons[code]!] = n;
+    });
+    return { errors };
   }
 
   private publish(interval: IntervalResult, latency: Histogram): void {

@@ -44,19 +44,63 @@ const legend = { top: 26, left: 'center', type: 'scroll' } as const;
 /** Axis names run along the axis, clear of the legend above the plot. */
 const yName = { nameLocation: 'middle', nameGap: 52, nameRotate: 90 } as const;
 
-/** Sent, ok and failed requests per second, per interval. */
-export function throughputChart(intervals: readonly IntervalResult[], intervalMs: number): ChartOption {
-  const perSecond = (n: number) => Number(((n * 1000) / intervalMs).toFixed(1));
+/**
+ * A count of one interval per second. The last interval of a run is cut short by its end (its
+ * `coveredMs`): divided by the time it covered, not by a full interval, so the drain is not drawn
+ * as a collapse.
+ */
+function perSecondOf(intervalMs: number): (i: IntervalResult, n: number) => number {
+  return (i, n) => Number(((n * 1000) / (i.coveredMs ?? intervalMs)).toFixed(1));
+}
+
+/** Sent, ok and failed requests per second per interval, beside the asked rate of the plan (when the result carries it). */
+export function throughputChart(intervals: readonly IntervalResult[], intervalMs: number, askedRate?: readonly (readonly [number, number])[]): ChartOption {
+  const perSecond = perSecondOf(intervalMs);
+  const measured = (name: string, pick: (i: IntervalResult) => number) => ({
+    name,
+    type: 'line',
+    showSymbol: false,
+    data: downsample(intervals.map((i) => [seconds(i.tMs), perSecond(i, pick(i))])),
+  });
+  const asked = askedRate
+    ? [
+        {
+          name: 'asked',
+          type: 'line',
+          showSymbol: false,
+          lineStyle: { type: 'dashed', color: '#555' },
+          itemStyle: { color: '#555' },
+          data: askedRate.map(([tMs, rps]) => [seconds(tMs), rps]),
+        },
+      ]
+    : [];
   return {
     title: { text: 'Throughput', left: 'center', textStyle: { fontSize: 13 } },
     legend,
     xAxis: timeAxis,
     yAxis: { type: 'value', name: 'req/s', ...yName },
-    series: [
-      { name: 'sent', type: 'line', showSymbol: false, data: downsample(intervals.map((i) => [seconds(i.tMs), perSecond(i.sent)])) },
-      { name: 'ok', type: 'line', showSymbol: false, data: downsample(intervals.map((i) => [seconds(i.tMs), perSecond(i.ok)])) },
-      { name: 'failed', type: 'line', showSymbol: false, data: downsample(intervals.map((i) => [seconds(i.tMs), perSecond(i.failed + i.dropped)])) },
-    ],
+    series: [...asked, measured('sent', (i) => i.sent), measured('ok', (i) => i.ok), measured('failed', (i) => i.failed + i.dropped)],
+  };
+}
+
+/** Failed and dropped requests per second by reason, per interval: which failure started when. Undefined when nothing failed. */
+export function errorsOverTimeChart(intervals: readonly IntervalResult[], intervalMs: number): ChartOption | undefined {
+  const totals = new Map<string, number>();
+  for (const i of intervals) for (const [reason, n] of Object.entries(i.errors ?? {})) totals.set(reason, (totals.get(reason) ?? 0) + n);
+  if (totals.size === 0) return undefined;
+  const perSecond = perSecondOf(intervalMs);
+  const reasons = [...totals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([reason]) => reason);
+  return {
+    title: { text: 'Errors by reason', left: 'center', textStyle: { fontSize: 13 } },
+    legend,
+    xAxis: timeAxis,
+    yAxis: { type: 'value', name: 'req/s', ...yName },
+    series: reasons.map((reason) => ({
+      name: reason,
+      type: 'line',
+      showSymbol: false,
+      data: downsample(intervals.map((i) => [seconds(i.tMs), perSecond(i, i.errors?.[reason] ?? 0)])),
+    })),
   };
 }
 
@@ -143,7 +187,11 @@ export function latencyHeatmapChart(logged: readonly LoggedInterval[], bands = 3
   };
 }
 
-/** The percentile spectrum, HDR style: x is 1/(1 − p) on a log axis, labelled as percentiles. */
+/**
+ * The percentile spectrum, HDR style: x is 1/(1 − p) on a log axis, labelled as percentiles. A line
+ * through the sampled quantiles (dense enough to follow the curve), not steps: a step would hold
+ * the minimum flat up to the next sample and draw a floor that is not in the data.
+ */
 export function percentileSpectrumChart(series: { name: string; points: { percentile: number; valueUs: number }[] }[]): ChartOption {
   const x = (p: number) => (p >= 100 ? 1e7 : Number((1 / (1 - p / 100)).toPrecision(8)));
   return {
@@ -162,7 +210,6 @@ export function percentileSpectrumChart(series: { name: string; points: { percen
       name: s.name,
       type: 'line',
       showSymbol: false,
-      step: 'end',
       data: s.points.filter((p) => p.percentile < 100).map((p) => [x(p.percentile), Math.max(1, p.valueUs) / 1000]),
     })),
   };
@@ -190,72 +237,107 @@ const FAMILY_CHARTS: readonly { family: GaugeFamily; title: string }[] = [
 
 const UNIT_AXIS: Record<GaugeUnit, string> = { count: 'count', ratio: 'ratio', ms: 'ms', mb: 'MB', rps: 'req/s', cores: 'cores' };
 
+/** A family with more gauges than this is drawn as several charts, so every gauge is drawn and each legend stays readable. */
+export const GAUGES_PER_CHART = 16;
+/** Room each extra y axis takes on the right of the plot. */
+const EXTRA_AXIS_PX = 64;
+
 /**
  * One chart per gauge family, each a line per gauge, read from the run's gauge catalog (never from
- * the gauges' names). Gauges of a family in other units go on a second axis of their own.
+ * the gauges' names). Each unit of a family gets an axis of its own: the first on the left, the
+ * others on the right, side by side.
  */
 export function gaugeCharts(intervals: readonly IntervalResult[], catalog: GaugeCatalog): { title: string; option: ChartOption }[] {
   const keys = new Set<string>();
   for (const i of intervals) for (const key of Object.keys(i.gauges)) keys.add(key);
   const charts: { title: string; option: ChartOption }[] = [];
   const undeclared = [...keys].filter((k) => specOf(catalog, k) === undefined);
-  for (const { family, title } of FAMILY_CHARTS) {
-    const members = [...keys].filter((k) => specOf(catalog, k)?.family === family);
-    if (members.length > 0) charts.push({ title, option: gaugeChart(title, intervals, members, (k) => specOf(catalog, k)!.unit) });
+  const groups = FAMILY_CHARTS.map(({ family, title }) => ({ title, members: [...keys].filter((k) => specOf(catalog, k)?.family === family) }));
+  groups.push({ title: 'Other gauges', members: undeclared });
+  for (const { title, members } of groups) {
+    const parts = Math.ceil(members.length / GAUGES_PER_CHART);
+    for (let p = 0; p < parts; p++) {
+      const partTitle = parts > 1 ? `${title} (${p + 1}/${parts})` : title;
+      const part = members.slice(p * GAUGES_PER_CHART, (p + 1) * GAUGES_PER_CHART);
+      charts.push({ title: partTitle, option: gaugeChart(partTitle, intervals, part, (k) => specOf(catalog, k)?.unit ?? 'count') });
+    }
   }
-  if (undeclared.length > 0) charts.push({ title: 'Other gauges', option: gaugeChart('Other gauges', intervals, undeclared, () => 'count') });
   return charts;
 }
 
 function gaugeChart(title: string, intervals: readonly IntervalResult[], members: string[], unitOf: (key: string) => GaugeUnit): ChartOption {
-  const units = [...new Set(members.map(unitOf))].slice(0, 2);
-  const axis = (unit: GaugeUnit) => ({ type: 'value', name: UNIT_AXIS[unit], ...yName, ...(unit === 'ratio' ? { min: 0, max: 1 } : {}) });
+  const units = [...new Set(members.map(unitOf))];
+  const axis = (unit: GaugeUnit, k: number) => ({
+    type: 'value',
+    name: UNIT_AXIS[unit],
+    ...(k === 0 ? yName : { position: 'right', offset: (k - 1) * EXTRA_AXIS_PX, nameLocation: 'end', splitLine: { show: false } }),
+    ...(unit === 'ratio' ? { min: 0, max: 1 } : {}),
+  });
   return {
     title: { text: title, left: 'center', textStyle: { fontSize: 13 } },
     legend,
+    grid: { ...BASE.grid, right: 40 + Math.max(0, units.length - 1) * EXTRA_AXIS_PX },
     xAxis: timeAxis,
     yAxis: units.map(axis),
-    series: members.slice(0, 16).map((key) => ({
+    series: members.map((key) => ({
       name: key,
       type: 'line',
       showSymbol: false,
-      yAxisIndex: Math.max(0, units.indexOf(unitOf(key))),
+      yAxisIndex: units.indexOf(unitOf(key)),
       data: downsample(intervals.filter((i) => i.gauges[key] !== undefined).map((i): [number, number] => [seconds(i.tMs), i.gauges[key]!])),
     })),
   };
 }
 
-/** The capacity curve: offered rate against latency per step, with the SLO limit, the peak and the failover load. */
+/** The capacity curve: offered rate against latency per step (p99 with its 99% interval), with every SLO latency limit, the peak and the failover load. */
 export function capacityChart(input: {
-  steps: readonly { askedRps: number; pass: boolean; latencyUs: { p50: number; p99: number; p999: number } }[];
+  steps: readonly { askedRps: number; pass: boolean; latencyUs: { p50: number; p99: number; p999: number }; p99IntervalUs?: { lowUs: number; highUs: number } | undefined }[];
+  /** Every latency limit of the SLO; `sloP99Us` alone (older qualification files) draws the p99 one. */
+  sloLatency?: readonly { label: string; maxUs: number }[] | undefined;
   sloP99Us?: number | undefined;
   peakRps: number;
   failoverRps?: number | undefined;
   capacityRps: number;
 }): ChartOption {
   const sorted = [...input.steps].sort((a, b) => a.askedRps - b.askedRps);
+  const ms = (us: number) => Math.max(1, us) / 1000;
   const line = (name: string, pick: (s: (typeof sorted)[number]) => number) => ({
     name,
     type: 'line',
     symbolSize: 6,
-    data: sorted.map((s) => [s.askedRps, Math.max(1, pick(s)) / 1000]),
+    data: sorted.map((s) => [s.askedRps, ms(pick(s))]),
   });
-  const marks: { name: string; xAxis: number; lineStyle: { color: string; type: 'dashed' | 'solid' } }[] = [
-    { name: `peak ${Math.round(input.peakRps)}`, xAxis: input.peakRps, lineStyle: { color: '#555', type: 'dashed' } },
-  ];
+  const marks: Record<string, unknown>[] = [{ name: `peak ${Math.round(input.peakRps)}`, xAxis: input.peakRps, lineStyle: { color: '#555', type: 'dashed' } }];
   if (input.failoverRps !== undefined) marks.push({ name: `N+1 ${Math.round(input.failoverRps)}`, xAxis: input.failoverRps, lineStyle: { color: '#e4572e', type: 'dashed' } });
   if (input.capacityRps > 0) marks.push({ name: `capacity ${Math.round(input.capacityRps)}`, xAxis: input.capacityRps, lineStyle: { color: '#29a36a', type: 'solid' } });
-  const p99 = line('p99', (s) => s.latencyUs.p99) as Record<string, unknown>;
-  p99.markLine = { symbol: 'none', label: { formatter: '{b}', position: 'insideEndTop' }, data: marks };
-  if (input.sloP99Us !== undefined) {
-    (p99.markLine as { data: unknown[] }).data.push({ name: `SLO p99 ${formatUs(input.sloP99Us)}`, yAxis: input.sloP99Us / 1000, lineStyle: { color: '#9b59b6', type: 'dotted' } });
-  }
+  const slo = input.sloLatency ?? (input.sloP99Us !== undefined ? [{ label: 'p99', maxUs: input.sloP99Us }] : []);
+  for (const limit of slo) marks.push({ name: `SLO ${limit.label} ${formatUs(limit.maxUs)}`, yAxis: limit.maxUs / 1000, lineStyle: { color: '#9b59b6', type: 'dotted' } });
+  const p99 = { ...line('p99', (s) => s.latencyUs.p99), markLine: { symbol: 'none', label: { formatter: '{b}', position: 'insideEndTop' }, data: marks } };
+  const withInterval = sorted.filter((s) => s.p99IntervalUs !== undefined);
+  // The interval as an error bar per step: a vertical segment from its low to its high bound.
+  const interval =
+    withInterval.length > 0
+      ? [
+          {
+            name: 'p99 99% interval',
+            type: 'line',
+            showSymbol: false,
+            connectNulls: false,
+            lineStyle: { width: 3, opacity: 0.5 },
+            data: withInterval.flatMap((s) => [
+              [s.askedRps, ms(s.p99IntervalUs!.lowUs)],
+              [s.askedRps, ms(s.p99IntervalUs!.highUs)],
+              [s.askedRps, null],
+            ]),
+          },
+        ]
+      : [];
   return {
     title: { text: 'Capacity curve: offered rate vs latency per step', left: 'center', textStyle: { fontSize: 13 } },
     legend,
     xAxis: { type: 'value', name: 'req/s', min: 0 },
     yAxis: { type: 'log', name: 'ms', logBase: 10, ...yName },
-    series: [line('p50', (s) => s.latencyUs.p50), p99, line('p99.9', (s) => s.latencyUs.p999)],
+    series: [line('p50', (s) => s.latencyUs.p50), p99, ...interval, line('p99.9', (s) => s.latencyUs.p999)],
   };
 }
 

@@ -4,6 +4,7 @@ import type { Profile } from '../profile/types.ts';
 import type { Plan } from '../schedule/types.ts';
 import { markdownTable } from './table.ts';
 import { roundTo } from '../profile/units.ts';
+import { expectedDuringWarmup } from '../recorder/result.ts';
 
 /** The plan check's figures for `validate`: what the run will need, and which limit would refuse it. */
 export interface PlanCheck {
@@ -39,11 +40,14 @@ export function renderPlan(profile: Profile, plan: Plan, check: PlanCheck): stri
       : popularity.type === 'hotspot'
         ? `hotspot ${popularity.trafficShare * 100}% of traffic on ${popularity.keyFraction * 100}% of keys`
         : 'uniform';
+  // The same figure as the run's summary ("sent of N expected"): the measured window's, warm-up apart.
+  const warmup = expectedDuringWarmup(plan);
+  const expected = `${Math.round(plan.expectedRequests - warmup)} requests expected in the measured window${plan.warmupUs > 0 ? ` (+ ${Math.round(warmup)} during the warm-up)` : ''}`;
   const hot = plan.keyspace.hotKeys.length > 0 ? ` · hot keys: ${plan.keyspace.hotKeys.join(', ')}` : '';
   return [
     `# ${profile.name}: ${check.refusals.length === 0 ? 'valid' : 'valid, but over its limits'}`,
     '',
-    `seed ${plan.seed} · ${plan.arrivals} arrivals · warm-up ${formatUs(plan.warmupUs)} · measured ${formatUs(plan.durationUs)} · ${Math.round(plan.expectedRequests)} requests expected (warm-up included)`,
+    `seed ${plan.seed} · ${plan.arrivals} arrivals · warm-up ${formatUs(plan.warmupUs)} · measured ${formatUs(plan.durationUs)} · ${expected}`,
     `keys: ${plan.keyspace.count} (${keyLaw})${hot}`,
     '',
     phases,

@@ -32,7 +32,7 @@ export function renderQualificationReport(q: Qualification): string {
   ]);
   rows.push(['limit', q.limit ? `the ${q.limit.by} at ${rps(q.limit.rps)} rps: ${q.limit.detail}` : 'not reached']);
   const steps = markdownTable(
-    ['step', 'asked rps', 'achieved rps', 'measured', 'p50', 'p99', 'p99.9', 'errors', 'SLO', 'limit'],
+    ['step', 'asked rps', 'achieved rps', 'measured', 'p50', 'p99 [99% interval]', 'p99.9', 'errors', 'SLO', 'limit'],
     [...q.steps]
       .map((s, i) => ({ s, i }))
       .sort((a, b) => a.s.askedRps - b.s.askedRps)
@@ -42,7 +42,7 @@ export function renderQualificationReport(q: Qualification): string {
         rps(s.achievedRps),
         formatUs(s.durationMs * 1000),
         formatUs(s.latencyUs.p50),
-        formatUs(s.latencyUs.p99),
+        s.p99IntervalUs ? `${formatUs(s.latencyUs.p99)} [${formatUs(s.p99IntervalUs.lowUs)}, ${formatUs(s.p99IntervalUs.highUs)}]` : formatUs(s.latencyUs.p99),
         formatUs(s.latencyUs.p999),
         formatShare(s.errorRate),
         s.interrupted ? 'interrupted: not judged' : s.pass ? 'pass' : `FAIL: ${s.failedChecks.join('; ')}`,
@@ -78,7 +78,14 @@ export function renderQualificationReport(q: Qualification): string {
 
 /** report.html of a qualification: the Markdown plus the capacity curve. */
 export function renderQualificationHtml(q: Qualification, markdown: string): string {
-  const chart = capacityChart({ steps: completeSteps(q.steps), sloP99Us: q.sloP99Us, peakRps: q.expectedPeakRps, failoverRps: q.failover?.demandRps, capacityRps: q.capacityRps });
+  const chart = capacityChart({
+    steps: completeSteps(q.steps),
+    sloLatency: q.sloLatency,
+    sloP99Us: q.sloP99Us,
+    peakRps: q.expectedPeakRps,
+    failoverRps: q.failover?.demandRps,
+    capacityRps: q.capacityRps,
+  });
   return renderHtmlPage({
     title: `${q.profile.name} qualification`,
     verdict: q.verdict,

@@ -1,18 +1,29 @@
 import type { RunResult } from '../recorder/result.ts';
-import { gaugeCharts, latencyHeatmapChart, latencyOverTimeChart, percentileSpectrumChart, throughputChart } from './charts.ts';
+import { errorsOverTimeChart, gaugeCharts, latencyHeatmapChart, latencyOverTimeChart, percentileSpectrumChart, throughputChart } from './charts.ts';
 import type { HtmlChart } from './html.ts';
 import { decodeFromCompressedBase64, type Histogram } from '../recorder/histograms.ts';
 import type { LoggedInterval } from '../recorder/latency-log.ts';
 import { percentileSpectrum } from './spectrum.ts';
 
-/** The charts of one run: throughput and latency over time (the result's series), the heatmap (from the interval log), the measured spectrum, the gauges by family. */
+/**
+ * The charts of one run: throughput and latency over time (the result's bounded series), the
+ * heatmap (from the interval log), the measured spectrum, the gauges by family. The over-time
+ * charts stop where sending stopped: an interval after the last send holds only the drain
+ * (stragglers completing, nothing sent), which drawn as a rate looks like a collapse that never
+ * happened; its requests are in the totals, the heatmap and the spectrum. A last interval cut short
+ * while sending (an interrupted run) is drawn at the rate of the time it covered (`coveredMs`).
+ */
 export function runCharts(result: RunResult, latencyLog: readonly LoggedInterval[] | undefined): HtmlChart[] {
-  // The result's bounded series: the intervals themselves, or neighbours merged on a long run.
-  const { series: intervals, spanMs } = result.intervals;
+  const sendingEndMs = result.warmupMs + result.durationMs;
+  // The series: the intervals themselves, or neighbours merged on a long run (each point covers spanMs).
+  const { series, spanMs: intervalMs } = result.intervals;
+  const intervals = series.filter((i) => i.tMs < sendingEndMs);
   const charts: HtmlChart[] = [];
   if (intervals.length > 0) {
-    charts.push({ title: 'Throughput', option: throughputChart(intervals, spanMs) });
+    charts.push({ title: 'Throughput', option: throughputChart(intervals, intervalMs, result.askedRate) });
     charts.push({ title: 'Latency over time', option: latencyOverTimeChart(intervals) });
+    const errors = errorsOverTimeChart(intervals, intervalMs);
+    if (errors) charts.push({ title: 'Errors by reason', option: errors });
   }
   if (latencyLog && latencyLog.length > 0) {
     const heatmap = latencyHeatmapChart(latencyLog);

@@ -21,7 +21,7 @@ export function renderRunReport(result: RunResult, analysis: RunAnalysis): strin
     '',
     `target ${result.target} · seed ${result.seed} · measured ${formatUs(result.durationMs * 1000)}${result.warmupMs > 0 ? ` after ${formatUs(result.warmupMs * 1000)} warm-up` : ', no warm-up'} · profile sha256 ${result.profile.sha256.slice(0, 12)}${result.profile.overrides.length > 0 ? ` · overrides: ${result.profile.overrides.map((o) => `\`${o}\``).join(' ')}` : ''}`,
     '',
-    `requests: ${r.sent} sent of ${r.expected} expected (${result.rate.achievedRps} of ${result.rate.askedRps} rps asked) · ${r.ok} ok · ${r.failed} failed${r.notSent > 0 ? ` (${r.notSent} before reaching the wire)` : ''} · ${r.dropped} dropped · ${r.inFlightAtEnd} unfinished`,
+    `requests: ${r.sent} sent of ${r.expected} expected in the measured window (${result.rate.achievedRps} of ${result.rate.askedRps} rps asked) · ${r.ok} ok · ${r.failed} failed${r.notSent > 0 ? ` (${r.notSent} before reaching the wire)` : ''} · ${r.dropped} dropped · ${r.inFlightAtEnd} unfinished`,
   ];
   const errors = Object.entries(result.errors).sort((a, b) => b[1] - a[1]);
   if (errors.length > 0) lines.push(`errors: ${errors.map(([reason, n]) => `${reason} ${n}`).join(', ')}`);

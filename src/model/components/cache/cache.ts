@@ -13,6 +13,7 @@ import { ShardedLru } from './lru.ts';
 import { ShardMemory } from './memory.ts';
 import { ShardNics } from './nic.ts';
 import { ShardPlacement } from './placement.ts';
+import { ShardLoad } from './shard-load.ts';
 import { warmShards } from './warm.ts';
 
 const EV_OP_DONE = 1;
@@ -77,6 +78,7 @@ export class CacheNode implements ModelNode, EventHandler {
   readonly placement: ShardPlacement;
   readonly nics: ShardNics;
   readonly memory: ShardMemory;
+  readonly load: ShardLoad;
   /** Null: no CPU quota. */
   private readonly quota: CpuQuota | null;
   /** Service-time multiplier (a capacity dip). */
@@ -108,6 +110,7 @@ export class CacheNode implements ModelNode, EventHandler {
     this.serviceTime = config.serviceTime;
     this.lossRng = config.lossRng;
     this.busy = new Int32Array(slots);
+    this.load = new ShardLoad(slots);
     this.queues = Array.from({ length: slots }, () => new IntDeque(16));
     this.lru = new ShardedLru(keyspace.count + keyspace.hotKeys.length, slots, spec.capacity, spec.copies);
     this.placement = new ShardPlacement({ cacheName: config.name, hash: spec.hash, placement: spec.placement, shards: spec.shards, slots, keyspace });
@@ -178,6 +181,11 @@ export class CacheNode implements ModelNode, EventHandler {
     return this.memory.pressure();
   }
 
+  /** Per-shard load and hit ratio since the previous sample (once per interval). */
+  sampleShardLoad() {
+    return this.load.sample(this.ctx.sim.nowUs, this.shards);
+  }
+
   /** Bytes queued on the busiest shard's NIC, as the time it needs to send them (µs). */
   nicBacklogUs(): number {
     return this.nics.backlogUs(this.ctx.sim.nowUs);
@@ -192,6 +200,7 @@ export class CacheNode implements ModelNode, EventHandler {
     task.shard = shard;
     task.isSet = call.stage === STAGE_FILL;
     task.reason = 0;
+    this.load.op(shard);
     if (this.memory.dead[shard] === 1) {
       this.stats.refused++;
       return this.reject(task, CONNECTION_REFUSED);
@@ -252,6 +261,7 @@ export class CacheNode implements ModelNode, EventHandler {
   private get(key: number, shard: number): boolean {
     this.stats.gets++;
     const hit = this.lru.touch(key, shard);
+    this.load.get(shard, hit);
     if (hit) {
       this.stats.hits++;
       if (this.lru.copies && this.lru.version[this.lru.entry(key, shard)]! < this.ctx.keyVersion[key]!) this.stats.staleReads++;

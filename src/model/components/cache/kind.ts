@@ -11,6 +11,9 @@ const SHARD_CONNECTIONS_MAX = defineGauge('shardConnectionsMax', 'count', 'conne
 const DEAD_SHARDS = defineGauge('deadShards', 'count', 'cache', 'shards OOM-killed and not restarted at the sample');
 const MEMORY_PRESSURE = defineGauge('memoryPressure', 'ratio', 'cache', 'memory of the worst live shard as a share of what it can allocate');
 const NIC_BACKLOG_MS = defineGauge('nicBacklogMs', 'ms', 'cache', 'time the busiest shard NIC needs to send what is queued on it');
+const SHARD_LOAD_RPS = defineGauge('shardLoadRps', 'rps', 'cache', 'ops per second over the interval: the busiest shard (.hottest) and the mean of the others (.others)');
+const SHARD_HIT_RATIO = defineGauge('shardHitRatio', 'ratio', 'hit-ratio', 'hits / gets over the interval: on the busiest shard (.hottest) and on all the others (.others)');
+const HOTTEST_SHARD = defineGauge('hottestShard', 'count', 'cache', 'slot number of the shard that served the most ops over the interval');
 
 export type CacheDetails = CacheStats & { shards: number; copiesOfTop100?: { mean: number; max: number }; misses: number; hitRatio: number; evictions: number };
 
@@ -48,6 +51,11 @@ function cacheComponent(cache: CacheNode, connections: Int32Array): ModelCompone
     deadShards: gaugeKey(DEAD_SHARDS, name),
     memoryPressure: gaugeKey(MEMORY_PRESSURE, name),
     nicBacklogMs: gaugeKey(NIC_BACKLOG_MS, name),
+    hottestRps: gaugeKey(SHARD_LOAD_RPS, `${name}.hottest`),
+    othersRps: gaugeKey(SHARD_LOAD_RPS, `${name}.others`),
+    hottestHitRatio: gaugeKey(SHARD_HIT_RATIO, `${name}.hottest`),
+    othersHitRatio: gaugeKey(SHARD_HIT_RATIO, `${name}.others`),
+    hottestShard: gaugeKey(HOTTEST_SHARD, name),
   };
   const copies = cache.lru.copies;
   let lastGets = 0;
@@ -63,6 +71,9 @@ function cacheComponent(cache: CacheNode, connections: Int32Array): ModelCompone
       // Both only move once memory is modelled (a dead shard is an OOM kill).
       ...(cache.memory.modelled ? [DEAD_SHARDS, MEMORY_PRESSURE] : []),
       NIC_BACKLOG_MS,
+      SHARD_LOAD_RPS,
+      SHARD_HIT_RATIO,
+      HOTTEST_SHARD,
     ],
     gauges(into) {
       // The hit ratio covers the time since the previous sample; 0 when the cache saw no get.
@@ -82,6 +93,12 @@ function cacheComponent(cache: CacheNode, connections: Int32Array): ModelCompone
         into[key.memoryPressure] = pressure;
       }
       into[key.nicBacklogMs] = cache.nicBacklogUs() / 1000;
+      const load = cache.sampleShardLoad();
+      into[key.hottestRps] = Math.round(load.hottestRps * 10) / 10;
+      into[key.othersRps] = Math.round(load.othersRps * 10) / 10;
+      into[key.hottestHitRatio] = load.hottestHitRatio;
+      into[key.othersHitRatio] = load.othersHitRatio;
+      into[key.hottestShard] = load.hottest;
       lastGets = stats.gets;
       lastHits = stats.hits;
     },

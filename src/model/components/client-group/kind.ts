@@ -111,13 +111,21 @@ function clientSideCacheGauges(group: ClientGroupModel): GaugeSource {
 
 function groupComponent(group: ClientGroupModel, wiring: Wiring): ModelComponent<ClientGroupDetails> {
   const sim = wiring.ctx.sim;
-  const keys = { attempts: gaugeKey(ATTEMPTS_RPS, group.name), retries: gaugeKey(RETRIES_RPS, group.name), dialErrors: gaugeKey(DIAL_ERRORS, group.name) };
+  const keys = {
+    attempts: gaugeKey(ATTEMPTS_RPS, group.name),
+    retries: gaugeKey(RETRIES_RPS, group.name),
+    dialErrors: gaugeKey(DIAL_ERRORS, group.name),
+    open: gaugeKey(SHARED_GAUGES.openConnections, group.name),
+    idle: gaugeKey(IDLE_CONNECTIONS, group.name),
+    waiters: gaugeKey(CHECKOUT_WAITERS, group.name),
+  };
   let lastAttempts = 0;
   let lastRetries = 0;
   return {
     name: group.name,
-    gaugeSpecs: [ATTEMPTS_RPS, RETRIES_RPS, DIAL_ERRORS],
+    gaugeSpecs: [ATTEMPTS_RPS, RETRIES_RPS, DIAL_ERRORS, ...(group.pooled ? [SHARED_GAUGES.openConnections, IDLE_CONNECTIONS, CHECKOUT_WAITERS] : [])],
     gauges(into, sinceUs) {
+      if (group.pooled) poolGauges(group, into, keys);
       // Attempts and retries per second since the previous sample (offered load vs attempts).
       const stats = group.stats;
       if (!group.pooled && stats.retries === 0) return;
@@ -137,6 +145,19 @@ function groupComponent(group: ClientGroupModel, wiring: Wiring): ModelComponent
       maxOpen: finiteOrInf(group.pools.length > 0 ? group.maxOpenEver : Number.POSITIVE_INFINITY),
     }),
   };
+}
+
+/** The group's pools now, summed once per interval: which caller's pool filled up, not only the run-wide totals. */
+function poolGauges(group: ClientGroupModel, into: Record<string, number>, keys: { open: string; idle: string; waiters: string }): void {
+  let open = 0;
+  let idle = 0;
+  for (const pool of group.pools) {
+    open += pool.open;
+    idle += pool.idle;
+  }
+  into[keys.open] = open;
+  into[keys.idle] = idle;
+  into[keys.waiters] = group.stats.waiting;
 }
 
 /** Infinity as "inf", the way topologies write it (JSON has no Infinity). */
