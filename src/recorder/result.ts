@@ -153,7 +153,12 @@ export function askedRateCurve(plan: Plan): [number, number][] {
 
 /** Requests the plan expects before the measured window starts (sent, but not counted in the totals). */
 export function expectedDuringWarmup(plan: Plan): number {
-  return plan.clients.reduce((sum, c) => sum + clip(c.segments, Number.NEGATIVE_INFINITY, plan.warmupUs).reduce((m, s) => m + segmentMass(s), 0), 0);
+  return plan.clients.reduce((sum, c) => sum + clientExpectedDuringWarmup(c, plan.warmupUs), 0);
+}
+
+/** One client's share of the warm-up's expected requests. */
+export function clientExpectedDuringWarmup(client: Plan['clients'][number], warmupUs: number): number {
+  return clip(client.segments, Number.NEGATIVE_INFINITY, warmupUs).reduce((m, s) => m + segmentMass(s), 0);
 }
 
 /**

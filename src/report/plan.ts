@@ -4,7 +4,7 @@ import type { Profile } from '../profile/types.ts';
 import type { Plan } from '../schedule/types.ts';
 import { markdownTable } from './table.ts';
 import { roundTo } from '../profile/units.ts';
-import { expectedDuringWarmup } from '../recorder/result.ts';
+import { clientExpectedDuringWarmup, expectedDuringWarmup } from '../recorder/result.ts';
 
 /** The plan check's figures for `validate`: what the run will need, and which limit would refuse it. */
 export interface PlanCheck {
@@ -19,11 +19,11 @@ export function renderPlan(profile: Profile, plan: Plan, check: PlanCheck): stri
     plan.phases.map((p) => [p.label, formatUs(p.startUs), formatUs(p.endUs)]),
   );
   const clients = markdownTable(
-    ['client', 'instances', 'expected requests', 'peak rps'],
+    ['client', 'instances', 'expected requests (measured)', 'peak rps'],
     plan.clients.map((c) => [
       c.name,
       String(c.instances),
-      String(Math.round(c.expectedRequests)),
+      String(Math.round(c.expectedRequests - clientExpectedDuringWarmup(c, plan.warmupUs))),
       String(roundTo(Math.max(0, ...c.segments.flatMap((s) => [s.fromRps, s.toRps])), 2)),
     ]),
     ['l', 'r', 'r', 'r'],

@@ -123,7 +123,9 @@ describe('validate and run', () => {
       wall: { finishedAt: '2026-01-01T00:00:15.000Z', elapsedMs: 15_000 },
     });
     expect(result.requests.expected).toBe(1000);
-    expect(renderPlan(profile, plan, { figures: planFigures(profile, plan), refusals: [] })).toContain('1000 requests expected in the measured window (+ 500 during the warm-up)');
+    const printed = renderPlan(profile, plan, { figures: planFigures(profile, plan), refusals: [] });
+    expect(printed).toContain('1000 requests expected in the measured window (+ 500 during the warm-up)');
+    expect(printed).toMatch(/\| default\s+\|\s+1 \|\s+1000 \|/);
   });
 });
 
