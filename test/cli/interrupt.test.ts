@@ -51,7 +51,9 @@ describe('stampede run, interrupted', { timeout: 120_000 }, () => {
     await until(() => run.output.stderr.includes('SIGINT: stopping'), 'the first signal to be seen');
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
-    expect(run.output.stderr).toContain('SIGINT ignored: still writing the results');
+    // Whether the second signal lands while the files are written or after the process is gone depends on
+    // the machine's speed; either way every file is whole. That a second signal is ignored while writing
+    // is tested on the handler itself (signals.test.ts).
     for (const file of ['result.json', 'analysis.json', 'profile.json', 'summary.md', 'report.md', 'report.html']) expect(existsSync(join(out, file)), file).toBe(true);
     expect(JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')).interrupted).toBe(true);
     expect(JSON.parse(readFileSync(join(out, 'analysis.json'), 'utf8')).verdict).toBe('INVALID');
