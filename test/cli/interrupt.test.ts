@@ -42,7 +42,7 @@ const logGrown = (dir: string) => () => existsSync(join(dir, 'latency.hlog')) &&
 const HOUR_RUN = ['run', 'test/fixtures/cli/small.yaml', '--set', 'phases[0].duration=1h'];
 
 describe('stampede run, interrupted', { timeout: 120_000 }, () => {
-  it('a second SIGINT right after the first is ignored: every file is written whole, exit 130', async () => {
+  it('a second SIGINT right after the first still leaves every file whole, exit 130', async () => {
     const out = join(scratch, 'double-sigint');
     const run = start([...HOUR_RUN, '--out', out]);
     await until(logGrown(out), 'the run to be under way');
