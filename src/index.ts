@@ -15,5 +15,6 @@ export { analyseRun, type RunAnalysis } from './analysis/analyse-run.ts';
 export type { Verdict } from './analysis/verdict.ts';
 export type { RealismFlag } from './analysis/realism/types.ts';
 export { readIntervalLog, readRunFolder, type StoredRun } from './run-folder/index.ts';
-export { checkPlan, planFigures, PlanRefusedError, type PlanFigures } from './analysis/plan-check.ts';
+export { checkPlan, planFigures } from './analysis/plan-check.ts';
+export { PlanRefusedError, type PlanFigures } from './analysis/plan-refused.ts';
 export type { RunResult } from './recorder/result.ts';

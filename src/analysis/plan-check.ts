@@ -6,6 +6,7 @@ import { meanOf, upperOf } from '../schedule/sample.ts';
 import type { Plan } from '../schedule/types.ts';
 import { SERIES_POINTS } from '../recorder/interval-digest.ts';
 import { formatCount } from './format.ts';
+import { PlanRefusedError, type PlanFigures, type PlanRefusal } from './plan-refused.ts';
 
 /*
  * The plan check: how big a run will be, judged before any traffic or output folder. It lives in
@@ -43,30 +44,6 @@ const JSONL_INTERVAL_BYTES = 1_200;
 const HLOG_INTERVAL_BYTES = 1_500;
 /** One encoded histogram in result.json, pretty-printed. */
 const RESULT_SLICE_BYTES = 8_000;
-
-export interface PlanFigures {
-  /** How many runs the figures cover (steps of a qualification, points of a sweep). */
-  runs: number;
-  /** Requests of the largest run (warm-up included). */
-  requests: number;
-  /** Keys one request may carry: the batch distributions' upper bound. */
-  keysPerRequest: number;
-  /** Intervals of the largest run. */
-  intervals: number;
-  /** All runs, warm-ups included. */
-  durationS: number;
-  /** Estimated peak memory of one run (of `concurrent` runs at once for a sweep), MB. */
-  memoryMb: number;
-  files: { latencyLogMb: number; intervalsMb: number; resultMb: number };
-}
-
-export interface PlanRefusal {
-  limit: keyof PlanLimits;
-  figure: number;
-  max: number;
-  /** "1,000,000,000 requests > limits.maxRequests 100,000,000". */
-  text: string;
-}
 
 export interface PlanScope {
   /** Recorder interval, µs (default 1 s). */
@@ -139,19 +116,6 @@ export function planRefusals(figures: PlanFigures, limits: PlanLimits): PlanRefu
   return checks
     .filter(([limit, figure]) => !(figure <= limits[limit]))
     .map(([limit, figure, what]) => ({ limit, figure, max: limits[limit], text: `${formatCount(figure)} ${what} > limits.${limit} ${formatCount(limits[limit])}` }));
-}
-
-/** A plan over its limits: bad input (exit 2), refused before any traffic. */
-export class PlanRefusedError extends Error {
-  override readonly name = 'PlanRefusedError';
-  constructor(
-    readonly figures: PlanFigures,
-    readonly refusals: PlanRefusal[],
-  ) {
-    super(
-      `plan refused: ${refusals.map((r) => r.text).join('; ')}. Override: --force, or raise ${refusals.map((r) => `limits.${r.limit}`).join(', ')} in the profile (limits: section)`,
-    );
-  }
 }
 
 /** Throws PlanRefusedError when the plan is over a limit, unless `force`; returns the figures. */

@@ -1,4 +1,4 @@
-import { PlanRefusedError } from '../analysis/plan-check.ts';
+import { PlanRefusedError } from '../analysis/plan-refused.ts';
 import { RunStartError } from '../driver/errors.ts';
 import { ProfileError, formatProfileError } from '../profile/issues.ts';
 import { TargetError } from '../profile/target.ts';

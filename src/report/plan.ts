@@ -1,5 +1,5 @@
 import { formatCount, formatUs } from '../analysis/format.ts';
-import type { PlanFigures, PlanRefusal } from '../analysis/plan-check.ts';
+import type { PlanFigures, PlanRefusal } from '../analysis/plan-refused.ts';
 import type { Profile } from '../profile/types.ts';
 import type { Plan } from '../schedule/types.ts';
 import { markdownTable } from './table.ts';

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { checkPlan, type PlanFigures } from '../analysis/plan-check.ts';
+import { checkPlan } from '../analysis/plan-check.ts';
+import type { PlanFigures } from '../analysis/plan-refused.ts';
 import { loadProfile } from '../profile/load.ts';
 import type { Plan } from '../schedule/types.ts';
 import { createSchedule } from '../schedule/index.ts';

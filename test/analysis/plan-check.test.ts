@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkPlan, planFigures, planRefusals, PlanRefusedError } from '../../src/analysis/plan-check.ts';
+import { checkPlan, planFigures, planRefusals } from '../../src/analysis/plan-check.ts';
+import { PlanRefusedError } from '../../src/analysis/plan-refused.ts';
 import { loadProfile } from '../../src/profile/load.ts';
 import type { Profile } from '../../src/profile/types.ts';
 import { createSchedule } from '../../src/schedule/index.ts';
