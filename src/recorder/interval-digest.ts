@@ -129,8 +129,6 @@ function mergePoints(a: IntervalResult, na: number, b: IntervalResult, nb: numbe
   const ok = a.ok + b.ok;
   // Only the run's last interval can be cut short, so only `b` can carry coveredMs.
   const coveredMs = b.coveredMs === undefined ? undefined : ((na + nb - 1) * intervalUs) / 1000 + b.coveredMs;
-  const errors: Record<string, number> = { ...a.errors };
-  for (const [reason, n] of Object.entries(b.errors ?? {})) errors[reason] = (errors[reason] ?? 0) + n;
   return {
     tMs: a.tMs,
     warmup: a.warmup || b.warmup,
@@ -141,7 +139,7 @@ function mergePoints(a: IntervalResult, na: number, b: IntervalResult, nb: numbe
     goodputRps: (ok * 1e6) / ((na + nb) * intervalUs),
     latencyUs: { p50: weighted(a.latencyUs.p50, b.latencyUs.p50), p99: Math.max(a.latencyUs.p99, b.latencyUs.p99), max: Math.max(a.latencyUs.max, b.latencyUs.max) },
     gauges,
-    ...(Object.keys(errors).length > 0 && { errors }),
+    ...mergedErrors(a.errors, b.errors),
     ...(coveredMs !== undefined && { coveredMs }),
   };
 }
@@ -151,4 +149,12 @@ export function digestOf(intervals: readonly IntervalResult[], intervalMs: numbe
   const digest = new IntervalDigest(intervalMs * 1000);
   for (const interval of intervals) digest.add(interval);
   return digest.summary();
+}
+
+/** Two intervals' failures by reason, summed by name (`{}` when neither failed). */
+export function mergedErrors(a: Readonly<Record<string, number>> | undefined, b: Readonly<Record<string, number>> | undefined): { errors?: Record<string, number> } {
+  if (!a && !b) return {};
+  const errors: Record<string, number> = { ...a };
+  for (const [reason, n] of Object.entries(b ?? {})) errors[reason] = (errors[reason] ?? 0) + n;
+  return { errors };
 }

@@ -1,6 +1,6 @@
 import type { Breakdown } from './breakdown.ts';
 import { decodeFromCompressedBase64, encodeIntoCompressedBase64, newHistogram, type Histogram } from './histograms.ts';
-import type { IntervalResult } from './interval-digest.ts';
+import { type IntervalResult, mergedErrors } from './interval-digest.ts';
 import type { RunRecorder } from './run-recorder.ts';
 
 /**
@@ -89,14 +89,6 @@ function addIntervals(a: IntervalResult, b: IntervalResult): IntervalResult {
   delete sum.coveredMs;
   if (a.coveredMs !== undefined && b.coveredMs !== undefined) sum.coveredMs = Math.max(a.coveredMs, b.coveredMs);
   return sum;
-}
-
-/** Two intervals' failures by reason, summed by name (`{}` when neither failed). */
-function mergedErrors(a: Readonly<Record<string, number>> | undefined, b: Readonly<Record<string, number>> | undefined): { errors?: Record<string, number> } {
-  if (!a && !b) return {};
-  const errors: Record<string, number> = { ...a };
-  for (const [reason, n] of Object.entries(b ?? {})) errors[reason] = (errors[reason] ?? 0) + n;
-  return { errors };
 }
 
 /**

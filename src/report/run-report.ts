@@ -2,7 +2,7 @@ import { formatUs } from '../analysis/format.ts';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { flagsMarkdown } from './flags.ts';
-import { gaugeTable, generatorLine, latencyTable, sloTable } from './summary.ts';
+import { verdictHeading, gaugeTable, generatorLine, latencyTable, sloTable } from './summary.ts';
 import { markdownTable } from './table.ts';
 
 /**
@@ -10,10 +10,10 @@ import { markdownTable } from './table.ts';
  * table per kind and per client, the gauges and the SLO checks. A pure function of its input.
  */
 export function renderRunReport(result: RunResult, analysis: RunAnalysis): string {
-  const { flags, verdict } = analysis;
+  const { flags } = analysis;
   const r = result.requests;
   const lines = [
-    `# ${result.profile.name}: ${verdict}`,
+    verdictHeading(result, analysis),
     '',
     ...analysis.reasons.map((reason) => `- ${reason}`),
     '',

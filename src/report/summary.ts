@@ -7,11 +7,16 @@ import type { LatencySummary } from '../recorder/histograms.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { markdownTable } from './table.ts';
 
+/** The first line of the summary and of report.md: the profile and the verdict, and whether the run was cut short. */
+export function verdictHeading(result: RunResult, analysis: RunAnalysis): string {
+  return `# ${result.profile.name}: ${analysis.verdict}${result.interrupted ? ' (interrupted: partial results)' : ''}`;
+}
+
 /** The run summary a person reads: the same text in the terminal and in summary.md, led by the analysis's verdict. */
 export function renderSummary(result: RunResult, analysis: RunAnalysis): string {
   const r = result.requests;
   const lines = [
-    `# ${result.profile.name}: ${analysis.verdict}${result.interrupted ? ' (interrupted: partial results)' : ''}`,
+    verdictHeading(result, analysis),
     '',
     ...analysis.reasons.map((reason) => `- ${reason}`),
     '',

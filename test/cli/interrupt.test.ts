@@ -71,6 +71,10 @@ describe('stampede run, interrupted', { timeout: 120_000 }, () => {
     expect(result.requests.sent).toBeGreaterThan(1000);
     expect(run.output.stdout).toContain('interrupted: partial results');
     expect(existsSync(join(out, 'report.md'))).toBe(true);
+    // The terminal, the summary and the report say the same thing about the cut.
+    const heading = readFileSync(join(out, 'summary.md'), 'utf8').split('\n')[0];
+    expect(heading).toBe('# small: INVALID (interrupted: partial results)');
+    expect(readFileSync(join(out, 'report.md'), 'utf8').split('\n')[0]).toBe(heading);
   });
 });
 
