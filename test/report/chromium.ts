@@ -39,7 +39,8 @@ export async function visit(url: string, options: { evaluate: string; screenshot
       '--remote-debugging-port=0',
       'about:blank',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    // Its own process group: Chromium's helper processes (zygote, renderers, crashpad) go with it.
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
   try {
     const endpoint = await devToolsEndpoint(browser);
@@ -83,11 +84,16 @@ export async function visit(url: string, options: { evaluate: string; screenshot
       cdp.close();
     }
   } finally {
-    // Chromium keeps writing its profile until it has exited: wait before removing it.
+    // Chromium and its helpers keep writing the profile until they have exited: kill the whole group
+    // (a helper outliving the browser made the removal fail with ENOTEMPTY) and wait before removing it.
     const exited = browser.exitCode !== null ? Promise.resolve() : new Promise((resolve) => browser.once('exit', resolve));
-    browser.kill('SIGKILL');
+    try {
+      process.kill(-browser.pid!, 'SIGKILL');
+    } catch {
+      // The group is already gone.
+    }
     await exited;
-    rmSync(profileDir, { recursive: true, force: true, maxRetries: 5 });
+    rmSync(profileDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
 
