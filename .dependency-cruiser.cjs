@@ -36,6 +36,8 @@ module.exports = {
     // The Prometheus exporter reads the pipeline's per-interval snapshots; only the CLI starts it.
     stage('metrics', ['pipeline', 'recorder']),
     stage('qualify', ['pipeline', 'analysis', 'run-folder', 'profile', 'schedule', 'recorder']),
+    // Calibration fits a topology to a real qualification, then qualifies the model with it.
+    stage('calibrate', ['qualify', 'pipeline', 'analysis', 'report', 'run-folder', 'profile', 'schedule', 'recorder']),
     stage('sweep', ['pipeline', 'driver', 'model', 'analysis', 'profile', 'schedule', 'recorder', 'workers']),
     // The reference service is a target: it speaks memcached with the driver's own codec.
     stage('serve', ['profile', 'driver']),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import yargs, { type Argv, type CommandModule } from 'yargs';
 import type { StampedeCommand } from './command.ts';
+import { calibrate } from './commands/calibrate.ts';
 import { compare } from './commands/compare.ts';
 import { history } from './commands/history.ts';
 import { lint } from './commands/lint.ts';
@@ -17,7 +18,7 @@ import { ExitCode } from './exit-codes.ts';
 import { catchInterruptions } from './signals.ts';
 
 /** Every command, for the messages about a command line that names none or a wrong one. */
-const COMMANDS: readonly { command: string }[] = [run, validate, lint, qualify, sweep, report, compare, history, serve, schema];
+const COMMANDS: readonly { command: string }[] = [run, validate, lint, qualify, calibrate, sweep, report, compare, history, serve, schema];
 
 /** Parses argv, runs one command, returns the exit code. Errors become codes in one place: errors.ts. */
 export async function main(argv: string[]): Promise<number> {
@@ -29,6 +30,7 @@ export async function main(argv: string[]): Promise<number> {
     .command(adapt(validate, setExit, argv))
     .command(adapt(lint, setExit, argv))
     .command(adapt(qualify, setExit, argv))
+    .command(adapt(calibrate, setExit, argv))
     .command(adapt(sweep, setExit, argv))
     .command(adapt(report, setExit, argv))
     .command(adapt(compare, setExit, argv))

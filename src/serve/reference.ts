@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { MemcachedPool, type LookupResult, type PoolSettings } from './memcached-pool.ts';
 
 export interface ReferenceSettings {
@@ -33,6 +34,14 @@ export interface ReferenceService {
 
 export interface ReferenceStats {
   limit: number | 'inf';
+  /** The settings a model of this service needs (`stampede calibrate` reads them), durations in µs. */
+  settings: { storeDelayUs: number; poolMaxOpen: number; poolMaxIdle: number; checkoutTimeoutUs: number; operationTimeoutUs: number };
+  /**
+   * The one JavaScript thread all requests share: `activeUs` is the time it has spent busy since
+   * the service started (performance.eventLoopUtilization), so busy time ÷ requests between two
+   * polls is the service demand per request (the utilisation law) that `stampede calibrate` fits.
+   */
+  eventLoop: { threads: 1; activeUs: number };
   requests: { ok: number; failed: number; inFlight: number };
   lookups: { hits: number; misses: number; errors: number; checkoutTimeouts: number; inFlight: number; inFlightHighWater: number };
   connections: {
@@ -63,6 +72,14 @@ export async function startReferenceService(settings: ReferenceSettings): Promis
 
   const stats = (): ReferenceStats => ({
     limit: Number.isFinite(settings.limit) ? settings.limit : 'inf',
+    settings: {
+      storeDelayUs: Math.round(settings.storeDelayMs * 1000),
+      poolMaxOpen: settings.pool.maxOpen,
+      poolMaxIdle: settings.pool.maxIdle,
+      checkoutTimeoutUs: Math.round(settings.pool.checkoutTimeoutMs * 1000),
+      operationTimeoutUs: Math.round(settings.pool.timeoutMs * 1000),
+    },
+    eventLoop: { threads: 1, activeUs: Math.round(performance.eventLoopUtilization().active * 1000) },
     requests: { ok: counters.ok, failed: counters.failed, inFlight: counters.inFlight },
     lookups: {
       hits: counters.hits,

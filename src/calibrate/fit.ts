@@ -1,0 +1,62 @@
+import type { Profile } from '../profile/types.ts';
+import { CalibrationInputError } from './errors.ts';
+import type { RealQualification } from './real-qualification.ts';
+import type { FittedParameters, MemcachedGetFigures, RealStep, ServiceCounters } from './types.ts';
+import { warmKeysFor } from './warm-keys.ts';
+
+/** Everything fitted from the real run alone; the residual delay needs a model run (see calibrate.ts). */
+export type ServiceFit = Omit<FittedParameters, 'modelLowLoadP50Us' | 'networkUs'>;
+
+/**
+ * Fits the model's parameters to a real qualification of the reference service. The service is one
+ * event loop: its CPU per request comes from the utilisation law (busy time ÷ requests, from its own
+ * counters) and runs on one core; the work is per URI (a memcached get, on a miss a timer and a
+ * set), so it is charged per key (itemTime) and a request's CPU varies as its batch does. The
+ * memcached get takes what a low-rate run against memcached measured (else the topology's own
+ * figure); the hit ratio is matched by a warm cache.
+ * @throws CalibrationInputError when the steps carry no service counters.
+ */
+export function fitService(real: RealQualification, templateGetUs: number, memcached?: MemcachedGetFigures): ServiceFit {
+  const counted = real.steps.filter((s): s is RealStep & { service: ServiceCounters } => s.service !== undefined && s.service.requests > 0);
+  if (counted.length === 0)
+    throw new CalibrationInputError(
+      `the steps of ${real.dir} have no eventLoop.activeUs and lookup counters from the service`,
+      'qualify `stampede serve reference` with http.statsPath: /stats (profiles/reference-calibration.yaml does)',
+    );
+  // Past capacity the service also spends time failing requests; the demand is read where it served them.
+  const passing = counted.filter((s) => s.pass);
+  const used = passing.length > 0 ? passing : counted;
+  const sum = (f: (c: ServiceCounters) => number) => used.reduce((total, s) => total + f(s.service), 0);
+  const requests = sum((c) => c.requests);
+  const demandUs = sum((c) => c.eventLoopActiveUs) / requests;
+  const lookupsPerRequest = sum((c) => c.lookups) / requests;
+  const hits = sum((c) => c.hits);
+  const hitRatio = hits + sum((c) => c.misses) > 0 ? hits / (hits + sum((c) => c.misses)) : 0;
+  const warmKeys = warmKeysFor(hitRatio, real.profile.keys.count, real.profile.keys.popularity);
+  const low = real.steps[0]!;
+  return {
+    demandUs,
+    eventLoopCapacityRps: 1e6 / demandUs,
+    lookupsPerRequest,
+    itemTimeUs: demandUs / Math.max(lookupsPerRequest, 1),
+    cpus: 1,
+    inFlightAtKnee: inFlightAtKnee(real),
+    hitRatio,
+    ...(warmKeys !== undefined && { warmKeys }),
+    memcached: memcached ? { getUs: memcached.p50Us, from: `p50 of gets in ${memcached.dir}` } : { getUs: templateGetUs, from: 'the topology (no --memcached-run)' },
+    settings: real.settings,
+    ...callers(real.profile),
+    lowLoad: { rps: low.askedRps, p50Us: low.latencyUs.p50, p99Us: low.latencyUs.p99 },
+  };
+}
+
+function callers(profile: Profile): Pick<ServiceFit, 'callerConnections' | 'callerPipelining' | 'callerTimeoutUs'> {
+  return { callerConnections: profile.http.connections, callerPipelining: profile.http.pipelining, callerTimeoutUs: profile.http.timeout };
+}
+
+/** Little's law at the knee (else the highest passing step): the requests the service held at once there. */
+function inFlightAtKnee(real: RealQualification): ServiceFit['inFlightAtKnee'] {
+  const kneeRps = real.qualification.knee?.rps;
+  const step = real.steps.find((s) => s.askedRps === kneeRps) ?? [...real.steps].reverse().find((s) => s.pass) ?? real.steps[0]!;
+  return { rps: step.askedRps, requests: (step.achievedRps * step.meanUs) / 1e6 };
+}

@@ -1,0 +1,143 @@
+import type { Knee, StepOutcome } from '../analysis/qualification.ts';
+
+/** What the reference service's own counters say about one step (warm-up included): deltas over the step. */
+export interface ServiceCounters {
+  requests: number;
+  lookups: number;
+  hits: number;
+  misses: number;
+  /** Time its one JavaScript thread was busy, µs. */
+  eventLoopActiveUs: number;
+}
+
+/** The settings the reference service reports in GET /stats (durations µs; limit Infinity = none). */
+export interface ServiceSettings {
+  limit: number;
+  storeDelayUs: number;
+  poolMaxOpen: number;
+  poolMaxIdle: number;
+  checkoutTimeoutUs: number;
+  operationTimeoutUs: number;
+}
+
+/** One complete step of the real qualification, with the service's counters when it reported them. */
+export interface RealStep extends StepOutcome {
+  /** Mean latency of the step, µs (Little's law). */
+  meanUs: number;
+  service?: ServiceCounters;
+}
+
+/** The memcached figure of a low-rate `stampede run` against memcached: per-get latency, µs. */
+export interface MemcachedGetFigures {
+  dir: string;
+  p50Us: number;
+  p99Us: number;
+}
+
+/** Everything fitted, and where each figure came from (the report prints both). */
+export interface FittedParameters {
+  /** Event-loop time per request (utilisation law: busy time ÷ requests over the passing steps), µs. */
+  demandUs: number;
+  /** The most requests per second one event loop could serve at that demand (1 s ÷ demand). */
+  eventLoopCapacityRps: number;
+  /** Lookups per request, measured by the service. */
+  lookupsPerRequest: number;
+  /** CPU per URI (demand ÷ lookups per request): the model's itemTime on the service's one core, µs. */
+  itemTimeUs: number;
+  /** Cores running the service's CPU time: the service has one JavaScript thread. */
+  cpus: 1;
+  /** Little's law at the knee (or the highest passing step): requests in flight = rate × mean latency. For the report. */
+  inFlightAtKnee: { rps: number; requests: number };
+  /** hits ÷ (hits + misses) over the steps used; with the keys the model's warm cache holds to match it. */
+  hitRatio: number;
+  warmKeys?: number;
+  memcached: { getUs: number; from: string };
+  settings: ServiceSettings;
+  /** The generator's connections to the service (http.connections × pipelining): the callers' concurrency. */
+  callerConnections: number;
+  callerPipelining: number;
+  callerTimeoutUs: number;
+  /** The lowest step: the low-load figures the residual delay is fitted to. */
+  lowLoad: { rps: number; p50Us: number; p99Us: number };
+  /** The model's p50 at the low-load rate before the residual delay was added, µs. */
+  modelLowLoadP50Us: number;
+  /** Real low-load p50 − the model's: network and what else the model does not see, as a fixed delay in front of the service, µs. */
+  networkUs: number;
+}
+
+export type Multiple = 0.5 | 0.8 | 1;
+export const MULTIPLES: readonly Multiple[] = [0.5, 0.8, 1];
+
+/** A step's rate and p99: the service's steps, and the model run at the same rates. */
+export interface CurvePoint {
+  rps: number;
+  p99Us: number;
+}
+
+/** The p99 at a rate: a step's own, read between two steps, or the nearest step's outside them. */
+export interface P99At {
+  p99Us: number;
+  from: 'step' | 'interpolated' | 'nearest step';
+  /** The step rates it came from. */
+  stepsRps: number[];
+}
+
+/** One row of the side-by-side: a multiple of the service's capacity, both curves read the same way. */
+export interface LoadRow {
+  multiple: Multiple;
+  rps: number;
+  real: P99At;
+  model: P99At;
+  /** model ÷ real − 1. */
+  difference: number;
+}
+
+/** Where p99 reached KNEE_FACTOR × the lowest step's p99, read between the two steps around it. */
+export interface KneeEstimate {
+  rps: number;
+  baseP99Us: number;
+  /** The last step below the turn and the first at or above it. */
+  betweenRps: [number, number];
+}
+
+export interface KneeRow {
+  real?: KneeEstimate;
+  model?: KneeEstimate;
+  /** model ÷ real − 1, when both turned. */
+  difference?: number;
+  /** The knees the two qualifications reported (step rates, so as coarse as their search). */
+  realQualification?: Knee;
+  modelQualification?: Knee;
+}
+
+export interface CalibrationTargets {
+  knee: number;
+  p99At08: number;
+}
+
+export interface CalibrationVerdict {
+  met: boolean;
+  /** Where the model and the service disagree beyond a target, and by how much, one line each. */
+  disagreements: string[];
+}
+
+export const CALIBRATION_SCHEMA = 'stampede.calibration/1';
+
+/** calibration.json. */
+export interface Calibration {
+  schema: typeof CALIBRATION_SCHEMA;
+  realDir: string;
+  topologyFile: string;
+  calibratedTopologyFile: string;
+  profile: string;
+  capacity: { realRps: number; modelRps: number };
+  fitted: FittedParameters;
+  knee: KneeRow;
+  rows: LoadRow[];
+  targets: CalibrationTargets;
+  verdict: CalibrationVerdict;
+  /** The model's qualification folder, and its runs at the service's step rates, relative to the calibration folder. */
+  model: { qualificationDir: string; stepDirs: string[] };
+  /** The two p99 curves at the service's step rates. */
+  curves: { real: CurvePoint[]; model: CurvePoint[] };
+}
