@@ -30,7 +30,7 @@ export function calibratedTopology(template: Template, fit: Fit): { raw: Record<
 
   const s = fit.settings;
   const group = (groups[cacheGroup] ??= {});
-  group.fanoutLimit = Number.isFinite(s.limit) ? s.limit : 'inf';
+  group.fanoutLimit = s.limit;
   group.timeout = durationText(s.operationTimeoutUs);
   group.pool = { ...(group.pool as object), maxOpen: s.poolMaxOpen, maxIdle: s.poolMaxIdle, checkoutTimeout: durationText(s.checkoutTimeoutUs) };
 

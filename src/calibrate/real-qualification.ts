@@ -66,7 +66,7 @@ function serviceSettings(stats: unknown): ServiceSettings | undefined {
   if (!s) return undefined;
   const numbers = [s.storeDelayUs, s.poolMaxOpen, s.poolMaxIdle, s.checkoutTimeoutUs, s.operationTimeoutUs];
   if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n))) return undefined;
-  const limit = typeof doc.limit === 'number' ? doc.limit : Number.POSITIVE_INFINITY;
+  const limit = typeof doc.limit === 'number' ? doc.limit : 'inf';
   const [storeDelayUs, poolMaxOpen, poolMaxIdle, checkoutTimeoutUs, operationTimeoutUs] = numbers as number[];
   return {
     limit,

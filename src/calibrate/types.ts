@@ -10,9 +10,10 @@ export interface ServiceCounters {
   eventLoopActiveUs: number;
 }
 
-/** The settings the reference service reports in GET /stats (durations µs; limit Infinity = none). */
+/** The settings the reference service reports in GET /stats (durations µs). */
 export interface ServiceSettings {
-  limit: number;
+  /** Lookups of one request in flight at once. */
+  limit: number | 'inf';
   storeDelayUs: number;
   poolMaxOpen: number;
   poolMaxIdle: number;
