@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { CalibrationInputError } from '../../src/calibrate/errors.ts';
+import { fitService } from '../../src/calibrate/fit.ts';
+import type { RealQualification } from '../../src/calibrate/real-qualification.ts';
+import type { RealStep, ServiceCounters } from '../../src/calibrate/types.ts';
+import type { Qualification } from '../../src/analysis/qualification.ts';
+import { loadProfile } from '../../src/profile/load.ts';
+
+function step(askedRps: number, pass: boolean, service: ServiceCounters | undefined, latency = { p50: 2000, p99: 6000 }): RealStep {
+  return {
+    askedRps,
+    achievedRps: askedRps,
+    pass,
+    failedChecks: [],
+    latencyUs: { ...latency, p999: latency.p99, max: latency.p99 },
+    meanUs: latency.p50,
+    requests: 1000,
+    failed: 0,
+    errorRate: 0,
+    generatorLimited: false,
+    durationMs: 5000,
+    dir: `steps/${askedRps}`,
+    ...(service && { service }),
+  };
+}
+
+async function qualification(steps: RealStep[]): Promise<RealQualification> {
+  const profile = await loadProfile('profiles/reference-calibration.yaml');
+  return {
+    dir: 'q',
+    qualification: { knee: { rps: 200, p99Us: 6000, turnedAtRps: 400 }, capacityRps: 200, steps } as unknown as Qualification,
+    profile,
+    steps,
+    settings: { limit: 'inf', storeDelayUs: 1000, poolMaxOpen: 512, poolMaxIdle: 100, checkoutTimeoutUs: 100_000, operationTimeoutUs: 500_000 },
+  };
+}
+
+describe('fitting the service', () => {
+  it('reads the CPU per request from the passing steps’ busy time (the utilisation law), per URI from their lookups', async () => {
+    const steps = [
+      step(100, true, { requests: 500, lookups: 5000, hits: 3000, misses: 2000, eventLoopActiveUs: 100_000 }),
+      step(200, true, { requests: 1500, lookups: 15_000, hits: 12_000, misses: 3000, eventLoopActiveUs: 300_000 }),
+      // Past capacity the loop also spends time failing requests: not used.
+      step(400, false, { requests: 2000, lookups: 20_000, hits: 20_000, misses: 0, eventLoopActiveUs: 2_000_000 }),
+    ];
+    const fit = fitService(await qualification(steps), 30);
+    expect(fit.demandUs).toBe(200); // 400 ms busy over 2,000 requests
+    expect(fit.eventLoopCapacityRps).toBe(5000);
+    expect(fit.lookupsPerRequest).toBe(10);
+    expect(fit.itemTimeUs).toBe(20);
+    expect(fit.hitRatio).toBe(0.75);
+    expect(fit.warmKeys).toBeGreaterThan(0);
+    expect(fit.memcached).toEqual({ getUs: 30, from: 'the topology (no --memcached-run)' });
+    // Little's law at the knee: 200 rps × 2 ms mean latency.
+    expect(fit.inFlightAtKnee).toEqual({ rps: 200, requests: 0.4 });
+    expect(fit.lowLoad).toEqual({ rps: 100, p50Us: 2000, p99Us: 6000 });
+    expect(fit).toMatchObject({ callerConnections: 32, callerPipelining: 1, callerTimeoutUs: 5_000_000 });
+  });
+
+  it('refuses steps without the service’s counters (not the reference service, or no statsPath)', async () => {
+    const real = await qualification([step(100, true, undefined)]);
+    expect(() => fitService(real, 30)).toThrow(CalibrationInputError);
+  });
+});
