@@ -50,7 +50,7 @@ describe('the calibrated topology', () => {
     });
     expect(topology.clientGroups['memcache']).toMatchObject({ fanoutLimit: 50, timeout: 500_000, pool: { maxOpen: 64, maxIdle: 8, checkoutTimeout: 100_000 } });
     expect(topology.clientGroups['users']).toMatchObject({ timeout: 5_000_000, pool: { maxOpen: 16, pipelining: 1 } });
-    expect(topology.caches['memcached']).toMatchObject({ warm: true, capacity: 1234, serviceTime: { type: 'fixed', value: 41 } });
+    expect(topology.caches['memcached']).toMatchObject({ workers: Number.POSITIVE_INFINITY, warm: true, capacity: 1234, serviceTime: { type: 'fixed', value: 41 } });
     expect(topology.databases['store']!.latency).toEqual({ type: 'fixed', value: 2000 });
     // The file it writes is a topology like any other: YAML, durations spelled as a user writes them.
     const text = topologyYaml(raw, ['fitted by a test']);
