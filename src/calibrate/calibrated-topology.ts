@@ -2,12 +2,13 @@ import { stringify } from 'yaml';
 import { type Topology, TopologySchema } from '../profile/topology/index.ts';
 import { CalibrationInputError } from './errors.ts';
 import type { Template } from './template.ts';
-import type { FittedParameters } from './types.ts';
+import type { ServiceFit } from './fit.ts';
 
 /** The delay hop's name: the network and what else the model does not see, in front of the service. */
 export const NETWORK = 'calibrated-network';
 
-type Fit = Omit<FittedParameters, 'modelLowLoadP50Us' | 'networkUs'> & { networkUs?: number };
+/** The fit, with the residual delay once it is known. */
+type Fit = ServiceFit & { networkUs?: number };
 
 /**
  * The template with the fitted figures written in, as a topology document (input form: durations
