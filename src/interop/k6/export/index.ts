@@ -95,8 +95,8 @@ function header(profile: Profile, clients: ResolvedClient[], source: string | un
     'Each client group is an arrival-rate scenario (open model: k6 starts iterations on schedule whatever',
     'the responses, within maxVUs); each iteration sends one request drawn as stampede draws it.',
     'Not carried over: the connection pool (connections, pipelining: k6 gives each VU its own connections),',
-    'the model topology, generator-health limits, and coordinated-omission-corrected latency beyond',
-    "what k6's own scheduling gives.",
+    'the model topology and generator-health limits. k6 times a request from its own send, not from its',
+    'intended time: a start k6 could not make on time shows only in dropped_iterations (a threshold bounds it).',
     ...(poisson ? ['Poisson arrivals are sent evenly spaced: k6 arrival-rate executors have no Poisson process.'] : []),
   ];
   return `/*\n${lines.map((l) => ` *${l === '' ? '' : ` ${l}`}`).join('\n')}\n */`;

@@ -3,6 +3,7 @@ import { MIN_STEADY_RUN_US, SINGLE_GENERATOR_RPS } from '../../../analysis/limit
 import { INCIDENT } from '../../../analysis/realism/incidents.ts';
 import { flag } from '../../../analysis/realism/profile-flags.ts';
 import type { RealismFlag } from '../../../analysis/realism/types.ts';
+import { parseK6Duration } from '../duration.ts';
 import { CLOSED_LOOP_EXECUTORS, type K6Options, type K6Scenario, peakArrivalRate, record, testLengthUs } from '../k6-options.ts';
 
 /*
@@ -52,7 +53,7 @@ export const noWarmup: K6Rule = ({ options, scenarios }) => {
 /** A ramping executor whose first stage climbs over some time from where it starts (k6: startRate 0, startVUs 1). */
 function startsWithRamp(s: K6Scenario): boolean {
   const first = record(Array.isArray(s.config.stages) ? s.config.stages[0] : undefined);
-  if (!first || first.duration === '0s' || first.duration === 0) return false;
+  if (!first || !((parseK6Duration(first.duration) ?? 0) > 0)) return false;
   if (s.executor === 'ramping-arrival-rate') return Number(first.target) > Number(s.config.startRate ?? 0);
   if (s.executor === 'ramping-vus') return Number(first.target) > Number(s.config.startVUs ?? 1);
   return false;
