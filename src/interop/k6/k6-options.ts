@@ -81,6 +81,12 @@ export function peakArrivalRate(scenarios: K6Scenario[]): number {
   return Math.max(0, ...edges.map((t) => arrivalRateAt(scenarios, t)));
 }
 
+/** Iterations the arrival-rate scenarios are asked to start (∫ rate dt); undefined when a closed-loop scenario's count is unknown. */
+export function expectedIterations(scenarios: K6Scenario[]): number | undefined {
+  if (scenarios.some((s) => !ARRIVAL_RATE_EXECUTORS.includes(s.executor))) return undefined;
+  return scenarios.reduce((sum, s) => sum + arrivalRatePieces(s).reduce((n, p) => n + ((p.fromRps + p.toRps) / 2) * ((p.endUs - p.startUs) / 1e6), 0), 0);
+}
+
 /** When the last scenario stops starting iterations, µs (undefined when a scenario's length is unknown). */
 export function testLengthUs(scenarios: K6Scenario[]): number | undefined {
   let end = 0;

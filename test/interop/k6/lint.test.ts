@@ -4,6 +4,7 @@ import type { RealismFlag } from '../../../src/analysis/realism/types.ts';
 import { K6ScriptError } from '../../../src/interop/k6/errors.ts';
 import { k6OptionFlags, lintK6Script } from '../../../src/interop/k6/lint/index.ts';
 import { loadProfile } from '../../../src/profile/load.ts';
+import { createSchedule } from '../../../src/schedule/index.ts';
 import { profileWith, resultWith } from '../../analysis/realism/fixtures.ts';
 import { exported, STOREFRONT, scratchDir } from './helpers.ts';
 
@@ -80,6 +81,25 @@ describe('the k6 flags speak as the profile flags do', () => {
     same(k6Flag('coordinated-omission'), profileFlag('coordinated-omission', closed));
     const careless = realismFlags({ profile: profileWith({ warmup: 0, duration: '10s', slo: { latency: [] } }) });
     for (const id of ['no-warmup', 'short-run', 'error-rate-ignored']) same(k6Flag(id), profileFlag(id, careless));
+  });
+
+  it('too few samples for a percentile', () => {
+    const k6Flags = k6OptionFlags({
+      scenarios: { a: { executor: 'constant-arrival-rate', rate: 10, duration: '1m', preAllocatedVUs: 5 } },
+      thresholds: { http_req_duration: ['p(99.9)<100', 'p(50)<10'] },
+    });
+    const k6Flag = k6Flags.find((f) => f.id === 'too-few-samples')!;
+    expect(k6Flag.evidence).toBe('p99.9 from 600 expected requests: 0.6 beyond it');
+    expect(k6Flags.filter((f) => f.id === 'too-few-samples')).toHaveLength(1);
+    const profile = profileWith({
+      warmup: 0,
+      multipliers: [],
+      phases: [{ type: 'steady', rate: 10, duration: '60s' }],
+      slo: { latency: [{ percentile: 99.9, max: '100ms' }], errorRate: 0.001 },
+    });
+    const profileFlags = realismFlags({ profile, plan: createSchedule(profile).plan });
+    same(k6Flag, profileFlag('too-few-samples', profileFlags));
+    expect(k6Flag.evidence).toBe(profileFlag('too-few-samples', profileFlags).evidence);
   });
 
   it('one generator for every client (a warning for k6: it is raised only at a high rate or several zones)', () => {

@@ -1,10 +1,10 @@
 import { formatCount, formatUs } from '../../../analysis/format.ts';
-import { MIN_STEADY_RUN_US, SINGLE_GENERATOR_RPS } from '../../../analysis/limits.ts';
+import { MIN_STEADY_RUN_US, MIN_TAIL_SAMPLES, SINGLE_GENERATOR_RPS, STABLE_TAIL_SAMPLES } from '../../../analysis/limits.ts';
 import { INCIDENT } from '../../../analysis/realism/incidents.ts';
 import { flag } from '../../../analysis/realism/profile-flags.ts';
 import type { RealismFlag } from '../../../analysis/realism/types.ts';
 import { parseK6Duration } from '../duration.ts';
-import { CLOSED_LOOP_EXECUTORS, type K6Options, type K6Scenario, peakArrivalRate, record, testLengthUs } from '../k6-options.ts';
+import { CLOSED_LOOP_EXECUTORS, expectedIterations, type K6Options, type K6Scenario, peakArrivalRate, record, testLengthUs } from '../k6-options.ts';
 
 /*
  * The realism flags a k6 script's options can show. Where stampede raises the same flag for a
@@ -144,4 +144,38 @@ export const shortRun: K6Rule = ({ scenarios }) => {
   ];
 };
 
-export const K6_RULES: K6Rule[] = [closedLoop, noWarmup, shortRun, thresholds, oneClientShape, singleGenerator];
+/**
+ * A percentile threshold on every request (http_req_duration unscoped, or scoped to the measured
+ * window) judged from too few requests beyond it: one iteration is taken as one request, so only
+ * arrival-rate scenarios, whose iteration count is known before the run, are judged.
+ */
+export const tooFewSamples: K6Rule = ({ options, scenarios }) => {
+  const n = expectedIterations(scenarios);
+  if (n === undefined) return [];
+  const judged = Object.entries(record(options.thresholds) ?? {}).filter(([metric]) => /^http_req_duration(\{window:measured\})?$/.test(metric));
+  const percentiles = judged.flatMap(([, rules]) => (Array.isArray(rules) ? rules : [rules]).flatMap((r) => percentileOf(r)));
+  return [...new Set(percentiles)].flatMap((q) => {
+    const tail = n * (1 - q / 100);
+    if (tail >= STABLE_TAIL_SAMPLES) return [];
+    const needed = Math.ceil(STABLE_TAIL_SAMPLES / (1 - q / 100));
+    return [
+      flag(
+        'too-few-samples',
+        tail < MIN_TAIL_SAMPLES ? 'invalid' : 'warn',
+        `too few samples for p${q}`,
+        `p${q} from ${formatCount(n)} expected requests: ${formatCount(tail)} beyond it`,
+        INCIDENT.twitter2018b,
+        `run longer or faster: p${q} needs ≥ ${formatCount(needed)} requests`,
+      ),
+    ];
+  });
+};
+
+/** The percentile of a threshold expression like 'p(99.9)<250' (or { threshold: … }). */
+function percentileOf(rule: unknown): number[] {
+  const text = typeof rule === 'string' ? rule : String(record(rule)?.threshold ?? '');
+  const match = /^\s*p\((\d+(?:\.\d+)?)\)/.exec(text);
+  return match ? [Number(match[1])] : [];
+}
+
+export const K6_RULES: K6Rule[] = [closedLoop, tooFewSamples, noWarmup, shortRun, thresholds, oneClientShape, singleGenerator];
