@@ -38,8 +38,8 @@ describe('stampede lint on k6 scripts', () => {
 
   it('refuses a script that does not compile or whose init code throws, naming why', async () => {
     await expect(lintK6Script('test/fixtures/k6/does-not-compile.js')).rejects.toThrow(K6ScriptError);
-    await expect(lintK6Script('test/fixtures/k6/throws-in-init.js')).rejects.toThrow(/its init code threw: set BASE_URL/);
-    await expect(lintK6Script('test/fixtures/k6/throws-in-init.js', { BASE_URL: 'http://127.0.0.1:8080' })).resolves.toBeDefined();
+    await expect(lintK6Script('test/fixtures/k6/throws-in-init.js')).rejects.toThrow(/its init code threw: set SHOP_URL/);
+    await expect(lintK6Script('test/fixtures/k6/throws-in-init.js', { SHOP_URL: 'http://127.0.0.1:8080' })).resolves.toBeDefined();
     await expect(lintK6Script('test/fixtures/k6/absent.js')).rejects.toThrow(/no such file/);
   });
 
