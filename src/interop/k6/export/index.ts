@@ -89,7 +89,8 @@ function data(profile: Profile, kinds: string[], clients: ResolvedClient[]): str
 function header(profile: Profile, clients: ResolvedClient[], source: string | undefined): string {
   const poisson = clients.some((c) => c.arrivals === 'poisson');
   const lines = [
-    `k6 script exported by stampede from ${source ?? 'a profile'} (profile ${profile.name}, seed ${profile.seed}).`,
+    // A file name may hold anything, even the end of this comment.
+    `k6 script exported by stampede from ${(source ?? 'a profile').replaceAll('*/', '*\\/')} (profile ${profile.name}, seed ${profile.seed}).`,
     'Export again rather than edit: `stampede export k6 <profile> -o <script.ts>`. Run: `k6 run -e TARGET=http://host:port <script.ts>`.',
     '',
     'Each client group is an arrival-rate scenario (open model: k6 starts iterations on schedule whatever',
