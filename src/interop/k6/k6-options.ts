@@ -18,8 +18,8 @@ export interface K6Scenario {
   config: Record<string, unknown>;
 }
 
-/** The executors whose VUs wait for each response before their next iteration (a closed loop). */
-export const CLOSED_LOOP_EXECUTORS: readonly string[] = ['constant-vus', 'ramping-vus', 'per-vu-iterations', 'shared-iterations'];
+/** The executors whose VUs wait for each response before their next iteration (a closed loop); externally-controlled is VUs set from outside. */
+export const CLOSED_LOOP_EXECUTORS: readonly string[] = ['constant-vus', 'ramping-vus', 'per-vu-iterations', 'shared-iterations', 'externally-controlled'];
 export const ARRIVAL_RATE_EXECUTORS: readonly string[] = ['constant-arrival-rate', 'ramping-arrival-rate'];
 
 export function k6Scenarios(options: K6Options): K6Scenario[] {

@@ -20,7 +20,7 @@ export interface K6LintInput {
 export type K6Rule = (input: K6LintInput) => RealismFlag[];
 
 export const closedLoop: K6Rule = ({ scenarios }) => {
-  const closed = scenarios.filter((s) => CLOSED_LOOP_EXECUTORS.includes(s.executor) || s.executor === 'externally-controlled');
+  const closed = scenarios.filter((s) => CLOSED_LOOP_EXECUTORS.includes(s.executor));
   if (closed.length === 0) return [];
   const named = closed.map((s) => (s.shortcut ? `${s.shortcut} (k6 runs ${s.executor})` : `scenario ${s.name}: ${s.executor}`)).join('; ');
   return [
