@@ -1,7 +1,7 @@
 /*
  * The architecture, as rules `npm test` enforces (npm run lint:deps). Stages import only the
  * stages before them in the pipeline: profile → schedule → model / recorder → generator → driver
- * → analysis → report / run-folder → pipeline → metrics / qualify / sweep → cli. Nothing imports the CLI; only
+ * → analysis → report / run-folder / interop → pipeline → metrics / qualify / sweep → cli. Nothing imports the CLI; only
  * the CLI (and the measuring code named below) may reach the process itself.
  */
 const stage = (name, mayImport) => ({
@@ -39,6 +39,8 @@ module.exports = {
     // Calibration fits a topology to a real qualification, then qualifies the model with it.
     stage('calibrate', ['qualify', 'pipeline', 'analysis', 'report', 'run-folder', 'profile', 'schedule', 'recorder']),
     stage('sweep', ['pipeline', 'driver', 'model', 'analysis', 'profile', 'schedule', 'recorder', 'workers']),
+    // Other load generators' formats: a profile exported (its schedule's curves and laws), a script's options judged by the realism flags.
+    stage('interop', ['profile', 'schedule', 'analysis']),
     // The reference service is a target: it speaks memcached with the driver's own codec.
     stage('serve', ['profile', 'driver']),
     {

@@ -33,6 +33,8 @@ const INTEGRATION = [
   'test/package/**/*.test.ts',
   // Every command the README shows, run through the CLI.
   'test/readme/**/*.test.ts',
+  // tsc on exported k6 scripts against @types/k6.
+  'test/interop/k6/typecheck.test.ts',
 ];
 
 export default defineConfig({

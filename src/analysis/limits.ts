@@ -76,3 +76,9 @@ export function limitsShown(realTarget: boolean, g: GeneratorLimits = GENERATOR_
 export function formatCpu(cores: number): string {
   return `${Math.round(cores * 1000) / 10}% of a core`;
 }
+
+/**
+ * A k6 script asking more than this many requests a second of one generator (no execution segment)
+ * stands one host in for many clients; k6's own guidance puts a single instance's ceiling not far above.
+ */
+export const SINGLE_GENERATOR_RPS = 20_000;

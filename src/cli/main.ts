@@ -3,6 +3,7 @@ import yargs, { type Argv, type CommandModule } from 'yargs';
 import type { StampedeCommand } from './command.ts';
 import { calibrate } from './commands/calibrate.ts';
 import { compare } from './commands/compare.ts';
+import { exportCommand } from './commands/export.ts';
 import { history } from './commands/history.ts';
 import { lint } from './commands/lint.ts';
 import { qualify } from './commands/qualify.ts';
@@ -18,7 +19,11 @@ import { ExitCode } from './exit-codes.ts';
 import { catchInterruptions } from './signals.ts';
 
 /** Every command, for the messages about a command line that names none or a wrong one. */
+<<<<<<< HEAD
 const COMMANDS: readonly { command: string }[] = [run, validate, lint, qualify, calibrate, sweep, report, compare, history, serve, schema];
+=======
+const COMMANDS: readonly { command: string }[] = [run, validate, lint, qualify, sweep, report, compare, history, serve, schema, exportCommand];
+>>>>>>> h-k6
 
 /** Parses argv, runs one command, returns the exit code. Errors become codes in one place: errors.ts. */
 export async function main(argv: string[]): Promise<number> {
@@ -37,6 +42,7 @@ export async function main(argv: string[]): Promise<number> {
     .command(adapt(history, setExit, argv))
     .command(adapt(serve, setExit, argv))
     .command(adapt(schema, setExit, argv))
+    .command(adapt(exportCommand, setExit, argv))
     .completion('completion', 'print a bash/zsh completion script (stampede completion >> ~/.bashrc)')
     // Options from STAMPEDE_* variables (STAMPEDE_TARGET, STAMPEDE_MAX_STEPS, …): the command line wins over them, and
     // they over the profile. Strict mode applies to them too: one naming no option of the command is rejected (exit 2).

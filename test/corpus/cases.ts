@@ -110,6 +110,7 @@ const UNKNOWN_OPTION_CASES: readonly CorpusCase[] = [
   ['history', '{empty}'],
   ['serve', 'reference'],
   ['schema'],
+  ['export', 'k6', '{base}'],
 ].map((argv) => line(`${argv[0]} --bogus`, [...argv, '--bogus'], 'unknown option --bogus'));
 
 export const COMMAND_LINE_CASES: readonly CorpusCase[] = [
@@ -194,6 +195,12 @@ export const COMMAND_LINE_CASES: readonly CorpusCase[] = [
   line('report a folder without a run', ['report', '{empty}'], 'no result.json or qualification.json'),
   line('compare folders without runs', ['compare', '{empty}', '{empty}'], 'no result.json or qualification.json'),
   line('history of a folder without runs', ['history', '{empty}'], 'no runs under'),
+  line('export k6 of a profile on the model', ['export', 'k6', '{base}', '-o', '{out}'], 'a k6 script needs an HTTP target: give --target http://host:port'),
+  line('export k6 of a memcached target', ['export', 'k6', '{base}', '--target', 'memcached://127.0.0.1:11211', '-o', '{out}'], 'k6 core speaks HTTP, not memcached'),
+  line('export to an unknown format', ['export', 'jmeter', '{base}', '-o', '{out}'], 'Invalid values'),
+  line('lint a k6 script that does not compile', ['lint', 'test/fixtures/k6/does-not-compile.js'], 'it does not compile: Expected identifier'),
+  line('lint a k6 script whose init code throws', ['lint', 'test/fixtures/k6/throws-in-init.js'], 'its init code threw: set SHOP_URL'),
+  line('lint a k6 script with --set', ['lint', 'profiles/k6/open-model.js', '--set', 'seed=1'], '--set and --production-sample apply to profiles, not to k6 scripts'),
 ];
 
 /** Every case. */

@@ -56,6 +56,13 @@ describe('the packed tarball', () => {
     expect(run.stdout).toContain('# steady-peak: valid');
   });
 
+  it('stampede lint reads a shipped k6 script (esbuild installed as a dependency)', () => {
+    const run = cli(['lint', join(installed, 'profiles', 'k6', 'closed-loop.js')]);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('| **INVALID** | coordinated-omission | closed-loop load:');
+    expect(run.status).toBe(1);
+  });
+
   it('imports { runProfile, loadProfile } and runs a profile on the model', () => {
     const script = `
       import { loadProfile, runProfile } from ${JSON.stringify(NAME)};
