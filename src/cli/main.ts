@@ -19,11 +19,7 @@ import { ExitCode } from './exit-codes.ts';
 import { catchInterruptions } from './signals.ts';
 
 /** Every command, for the messages about a command line that names none or a wrong one. */
-<<<<<<< HEAD
-const COMMANDS: readonly { command: string }[] = [run, validate, lint, qualify, calibrate, sweep, report, compare, history, serve, schema];
-=======
-const COMMANDS: readonly { command: string }[] = [run, validate, lint, qualify, sweep, report, compare, history, serve, schema, exportCommand];
->>>>>>> h-k6
+const COMMANDS: readonly { command: string }[] = [run, validate, lint, qualify, calibrate, sweep, report, compare, history, serve, schema, exportCommand];
 
 /** Parses argv, runs one command, returns the exit code. Errors become codes in one place: errors.ts. */
 export async function main(argv: string[]): Promise<number> {
