@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RunStartError } from '../../src/driver/errors.ts';
 import { runProfile } from '../../src/pipeline/run.ts';
 import { makeProfile } from '../helpers/profile.ts';
 import type { RunningTarget } from '../helpers/targets.ts';
@@ -70,6 +71,17 @@ describe('http.http2 (node:http2 streams, 127.0.0.1)', () => {
     expect(bodies[0]).toMatchObject({ type: 'application/json', keys: [expect.stringMatching(/^k\d+$/), expect.any(String), expect.any(String)] });
     expect(result.driver.transport).toMatchObject({ connections: 2, connects: 2, protocolErrors: 0, tls: { verified: true } });
     expect(target.sessions()).toBe(2);
+  });
+
+  it('cannot start h2 against a certificate its CA did not sign, and says which TLS check failed', async () => {
+    const target = await startH2Target({ tls: pki.server }, (stream) => {
+      stream.respond({ ':status': 200 });
+      stream.end('ok');
+    });
+    running.push(target);
+    const refused = run({ phases: steady(50, '0.3s'), http: { http2: true, connections: 2, tls: { ca: pki.files.wrongCa } } }, target.url);
+    await expect(refused).rejects.toThrow(RunStartError);
+    await expect(refused).rejects.toThrow(/no connection could be made.*last failure [A-Z_]*(CERT|VERIFY)[A-Z_]*: .*http\.tls\.ca/);
   });
 
   it('speaks h2c with prior knowledge to a cleartext http:// target', async () => {

@@ -100,6 +100,17 @@ describe('https:// targets (HTTP/1.1 over node:tls, 127.0.0.1)', () => {
     expect(without.errors['tls_error'] ?? 0).toBeGreaterThan(0);
   });
 
+  it('runs on --workers threads, each dialing with the same TLS options; an unreadable file stops it on the main thread', async () => {
+    const target = await startHttpsTarget(pki.server, (_req, res) => res.end('ok'));
+    running.push(target);
+    const profile = makeProfile({ name: 'tls', arrivals: 'constant', phases: steady(200, '0.5s'), http: { connections: 2, tls: { ca: pki.files.ca } } } as never);
+    const { result } = await runProfile(profile, { target: target.url, outDir: join(scratch, 'workers'), workers: 2 });
+    expect(result.requests.ok).toBe(100);
+    expect(result.driver.transport?.perWorker?.map((w) => (w.protocol === 'http' ? w.tls : undefined))).toEqual([{ verified: true }, { verified: true }]);
+    const missing = makeProfile({ name: 'tls', phases: steady(10, '0.2s'), http: { tls: { ca: join(scratch, 'gone.pem') } } } as never);
+    await expect(runProfile(missing, { target: target.url, outDir: join(scratch, 'workers-missing'), workers: 2 })).rejects.toThrow(ProfileError);
+  });
+
   it('refuses a TLS file that cannot be read before any traffic, naming the field and the path', async () => {
     const missing = join(scratch, 'no-such-ca.pem');
     const outDir = join(scratch, 'refused');
