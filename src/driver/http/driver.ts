@@ -15,8 +15,8 @@ import { RequestTemplate, valueSlab } from './template.ts';
 import { loadTlsMaterial, tcpDialer, tlsDialer, type Dialer, type TlsMaterial } from './tls.ts';
 
 /**
- * The `http://host:port` and `https://host:port` targets: open-loop HTTP/1.1 over a fixed pool of keep-alive connections
- * on raw node:net sockets. Why not undici or autocannon: both read and write through their own
+ * The `http://host:port` and `https://host:port` targets: open-loop HTTP/1.1 over a fixed pool of
+ * keep-alive connections on raw node:net or node:tls sockets (tls.ts dials them). Why not undici or autocannon: both read and write through their own
  * request objects and promises/callbacks per request, and autocannon paces a closed loop (a
  * connection sends its next request when the previous answered), which hides a stalled target.
  * Here a request is a slot number and a string (or a buffer serialized once), written at its
