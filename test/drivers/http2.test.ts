@@ -7,7 +7,7 @@ import { runProfile } from '../../src/pipeline/run.ts';
 import { makeProfile } from '../helpers/profile.ts';
 import type { RunningTarget } from '../helpers/targets.ts';
 import { makeTestPki, type TestPki } from '../helpers/tls.ts';
-import { startH2Target } from '../helpers/tls-targets.ts';
+import { startH2Target, startHttpsTarget } from '../helpers/tls-targets.ts';
 
 const running: RunningTarget[] = [];
 const scratch = mkdtempSync(join(tmpdir(), 'stampede-h2-'));
@@ -82,6 +82,13 @@ describe('http.http2 (node:http2 streams, 127.0.0.1)', () => {
     const refused = run({ phases: steady(50, '0.3s'), http: { http2: true, connections: 2, tls: { ca: pki.files.wrongCa } } }, target.url);
     await expect(refused).rejects.toThrow(RunStartError);
     await expect(refused).rejects.toThrow(/no connection could be made.*last failure [A-Z_]*(CERT|VERIFY)[A-Z_]*: .*http\.tls\.ca/);
+  });
+
+  it('cannot start h2 against an https server that offers only HTTP/1.1, and says so', async () => {
+    const target = await startHttpsTarget(pki.server, (_req, res) => res.end('ok'));
+    running.push(target);
+    const refused = run({ phases: steady(50, '0.3s'), http: { http2: true, connections: 1, tls: { ca: pki.files.ca } } }, target.url);
+    await expect(refused).rejects.toThrow(/NO_APPLICATION_PROTOCOL.*does not offer HTTP\/2 over TLS \(ALPN h2\): set http\.http2: false/);
   });
 
   it('speaks h2c with prior knowledge to a cleartext http:// target', async () => {

@@ -56,13 +56,16 @@ export class HttpOutcomes {
 
 /**
  * A run none of whose connections came up says why, from the last dial's error: a refused port
- * reads as before, a TLS failure names the certificate problem and the profile fields that fix it.
+ * reads as before, a TLS failure names the certificate (or ALPN) problem and the profile fields that fix it.
  */
 export function withDialFailure(error: unknown, lastError: string | undefined): unknown {
   if (!(error instanceof RunStartError) || lastError === undefined) return error;
-  const code = lastError.split(':', 1)[0]!;
-  const fix = tlsFailureReason(code)
-    ? ' — trust the server’s CA with http.tls.ca, send a client certificate with http.tls.cert and key, or (testing only) http.tls.insecure: true'
-    : '';
-  return new RunStartError(`${error.message}; last failure ${lastError}${fix}`);
+  return new RunStartError(`${error.message}; last failure ${lastError}${fixFor(lastError.split(':', 1)[0]!)}`);
+}
+
+function fixFor(code: string): string {
+  // The server offered no protocol the client asked for by ALPN: with http2, it does not speak h2.
+  if (code.endsWith('NO_APPLICATION_PROTOCOL')) return ' — the server does not offer HTTP/2 over TLS (ALPN h2): set http.http2: false';
+  if (tlsFailureReason(code)) return ' — trust the server’s CA with http.tls.ca, send a client certificate with http.tls.cert and key, or (testing only) http.tls.insecure: true';
+  return '';
 }

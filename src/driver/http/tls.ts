@@ -102,9 +102,10 @@ export function tlsDialer(host: string, port: number, tls: TlsMaterial): Dialer 
   };
 }
 
-/** "CODE: message", the form a could-not-start message quotes. */
+/** "CODE: message" on one line (OpenSSL's messages end in a newline), the form a could-not-start message quotes. */
 export function describeError(error: NodeJS.ErrnoException): string {
-  return error.code ? `${error.code}: ${error.message}` : error.message;
+  const message = error.message.replace(/\s+/g, ' ').trim();
+  return error.code ? `${error.code}: ${message}` : message;
 }
 
 /**
