@@ -132,6 +132,26 @@ describe('http.http2 (node:http2 streams, 127.0.0.1)', () => {
     expect(capped.generator!.waitedForConnection).toBeGreaterThan(0);
   });
 
+  it('moves to a new session when the server sends GOAWAY, finishing the streams the old one took', async () => {
+    // Like a server that limits requests per connection (nginx's keepalive_requests): GOAWAY after
+    // every 30th stream of a session, without closing the socket.
+    const perSession = new WeakMap<object, number>();
+    const target = await startH2Target({}, (stream) => {
+      stream.respond({ ':status': 200 });
+      stream.end('ok');
+      const n = (perSession.get(stream.session!) ?? 0) + 1;
+      perSession.set(stream.session!, n);
+      if (n === 30) stream.session!.goaway();
+    });
+    running.push(target);
+    const result = await run({ phases: steady(200, '1s'), http: { http2: true, connections: 2, pipelining: 8, timeout: '2s' } }, target.url);
+    // A stream the server had not taken when it went away is refused (RST_STREAM): a reset, never left hanging.
+    expect(result.requests.ok + (result.errors['reset'] ?? 0)).toBe(200);
+    expect(result.requests.ok).toBeGreaterThan(0);
+    expect(result.driver.transport!.connects).toBeGreaterThanOrEqual(200 / 30);
+    expect(target.sessions()).toBe(result.driver.transport!.connects);
+  });
+
   it('times out a stream the server never answers alone, while the others on its connection succeed', async () => {
     const target = await startH2Target({}, (stream, headers) => {
       if (headers[':path'] === '/hang') return;

@@ -7,6 +7,8 @@ export interface H2ConnectionOwner {
   sessionReady(connection: H2Connection): void;
   /** The session ended: its open streams fail with `cause` (an error code, or "closed"). */
   sessionClosed(connection: H2Connection, cause: string): void;
+  /** The server sent GOAWAY: the session finishes its streams, and the next stream dials a new one. */
+  sessionRetired(connection: H2Connection): void;
   /** A dial or session failure, "CODE: message", kept for a run that could not start. */
   sessionFailed(description: string): void;
 }
@@ -16,24 +18,26 @@ const PROTOCOL_ERRORS = new Set(['ERR_HTTP2_ERROR', 'ERR_HTTP2_SESSION_ERROR', '
 
 /**
  * One HTTP/2 session (one socket) carrying up to `maxStreams` concurrent streams: the profile's
- * `pipelining`, lowered to the server's SETTINGS_MAX_CONCURRENT_STREAMS once it is known. A
- * GOAWAY stops new streams; when the session closes, the next stream dials a new one.
+ * `pipelining`, lowered to the server's SETTINGS_MAX_CONCURRENT_STREAMS once it is known. After a
+ * GOAWAY (a server that limits requests per connection, or is shutting down) the session is
+ * retired: its open streams finish on it (or fail on their own), and the next stream dials a new
+ * session at once rather than waiting for the old socket to close, which a server may never do.
  */
 export class H2Connection {
   session: ClientHttp2Session | undefined;
   connected = false;
   /** Streams open on the session. */
   active = 0;
-  /** Sessions opened over the run (reconnects included). */
+  /** Sessions opened over the run (reconnects included); also which session a stream is on. */
   connects = 0;
   /** Sessions ended because the server broke the protocol. */
   protocolErrors = 0;
   maxStreams: number;
   /** The server's SETTINGS_MAX_CONCURRENT_STREAMS, once received. */
   serverMaxStreams: number | undefined;
-  /** The server sent GOAWAY: no new streams on this session. */
-  private goingAway = false;
   private failure: string | undefined;
+  /** Sessions retired by GOAWAY whose streams may still be open; destroyed when the run ends. */
+  private readonly retired = new Set<ClientHttp2Session>();
 
   constructor(
     readonly index: number,
@@ -46,7 +50,7 @@ export class H2Connection {
   }
 
   get hasRoom(): boolean {
-    return this.active < this.maxStreams && !this.goingAway;
+    return this.active < this.maxStreams;
   }
 
   /** The session, dialing one if there is none. */
@@ -56,7 +60,6 @@ export class H2Connection {
     this.session = session;
     this.connects++;
     this.maxStreams = this.depth;
-    this.goingAway = false;
     this.failure = undefined;
     session.on('connect', () => {
       if (this.session !== session) return;
@@ -69,7 +72,11 @@ export class H2Connection {
       this.maxStreams = Math.max(1, Math.min(this.depth, settings.maxConcurrentStreams));
     });
     session.on('goaway', () => {
-      if (this.session === session) this.goingAway = true;
+      if (this.session !== session) return;
+      this.detach();
+      this.retired.add(session);
+      session.once('close', () => this.retired.delete(session));
+      this.owner.sessionRetired(this);
     });
     session.on('error', (error: NodeJS.ErrnoException) => {
       if (this.session !== session) return;
@@ -95,16 +102,17 @@ export class H2Connection {
     });
   }
 
-  /** Drops the session without reporting (the run is over, its streams already completed). */
+  /** Drops the sessions without reporting (the run is over, its streams already completed). */
   destroy(): void {
     const session = this.session;
     this.detach();
     session?.destroy();
+    for (const old of this.retired) old.destroy();
+    this.retired.clear();
   }
 
   private detach(): void {
     this.session = undefined;
     this.connected = false;
-    this.goingAway = false;
   }
 }

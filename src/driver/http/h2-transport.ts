@@ -61,9 +61,14 @@ export class H2Transport implements Transport, H2ConnectionOwner {
   private readonly templates: H2RequestTemplate[];
   private readonly outcomes: HttpOutcomes;
   private readonly timeoutUs: number;
-  /** Per slot: its open stream, the connection it is on, the request's path and body until it starts. */
+  /**
+   * Per slot: its open stream, the connection it is on and which of that connection's sessions
+   * (its `connects` count then: a session retired by GOAWAY may still finish streams beside the
+   * next one), the request's path and body until it starts.
+   */
   private readonly streams: (SlotStream | undefined)[];
   private readonly connectionOf: Int32Array;
+  private readonly sessionOf: Int32Array;
   private readonly pathOf: string[];
   private readonly bodyOf: (string | undefined)[];
   /** Slots with an open stream, densely packed (swap-remove), for the timeout scan. */
@@ -94,6 +99,7 @@ export class H2Transport implements Transport, H2ConnectionOwner {
     const cap = run.inFlightCap;
     this.streams = new Array(cap).fill(undefined);
     this.connectionOf = new Int32Array(cap);
+    this.sessionOf = new Int32Array(cap);
     this.pathOf = new Array(cap).fill('');
     this.bodyOf = new Array(cap).fill(undefined);
     this.open = new Int32Array(cap);
@@ -158,6 +164,7 @@ export class H2Transport implements Transport, H2ConnectionOwner {
     stream.resume();
     this.streams[slot] = stream;
     this.connectionOf[slot] = connection.index;
+    this.sessionOf[slot] = connection.connects;
     connection.active++;
     this.openIndex[slot] = this.openCount;
     this.open[this.openCount++] = slot;
@@ -185,7 +192,7 @@ export class H2Transport implements Transport, H2ConnectionOwner {
     const sent = this.run.sentAtUs;
     for (let i = 0; i < this.openCount; i++) {
       const slot = this.open[i]!;
-      if (this.connectionOf[slot] === connection.index && sent[slot]! < 0) this.run.markSent(slot, this.run.nowUs());
+      if (this.onSession(slot, connection) && sent[slot]! < 0) this.run.markSent(slot, this.run.nowUs());
     }
     this.freed(connection);
   }
@@ -193,15 +200,24 @@ export class H2Transport implements Transport, H2ConnectionOwner {
   sessionClosed(connection: H2Connection, cause: string): void {
     for (let i = this.openCount - 1; i >= 0; i--) {
       const slot = this.open[i]!;
-      if (this.connectionOf[slot] !== connection.index) continue;
+      if (!this.onSession(slot, connection)) continue;
       this.settle(slot);
       this.outcomes.failed(slot, cause);
     }
     this.freed(connection);
   }
 
+  sessionRetired(connection: H2Connection): void {
+    this.freed(connection);
+  }
+
   sessionFailed(description: string): void {
     this.lastFailure = description;
+  }
+
+  /** Whether slot's stream is on `connection`'s current session. */
+  private onSession(slot: number, connection: H2Connection): boolean {
+    return this.connectionOf[slot] === connection.index && this.sessionOf[slot] === connection.connects;
   }
 
   /** Forgets slot's stream; returns the connection it was on. */
