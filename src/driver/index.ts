@@ -1,7 +1,8 @@
 import { parseTarget, type TargetSpec } from '../profile/target.ts';
 import { RunStartError } from './errors.ts';
 import { createModelDriver } from './model.ts';
-import type { Driver, DriverOptions } from './types.ts';
+import type { Profile } from '../profile/types.ts';
+import type { Driver, DriverOptions, RunContext } from './types.ts';
 
 // RunStartError lives in its own small module so the CLI can map it to an exit code without loading the drivers.
 export { RunStartError } from './errors.ts';
@@ -22,7 +23,8 @@ export function createDriver(target: TargetSpec | string, options: DriverOptions
       if (workers > 1) throw new RunStartError('--workers applies to real targets; the model runs in virtual time on one thread');
       return createModelDriver();
     case 'http':
-      if (workers > 1) return workerDriver(spec.text, workers);
+      // TLS files are read on the main thread first: a missing one is bad input (exit 2), not a failed worker.
+      if (workers > 1) return workerDriver(spec.text, workers, async (profile) => (await import('./http/tls.ts')).loadTlsMaterial(spec, profile));
       return lazyDriver(spec.text, async () => (await import('./http/driver.ts')).createHttpDriver(spec, options));
     case 'memcached':
       if (workers > 1) return workerDriver(spec.text, workers);
@@ -30,20 +32,23 @@ export function createDriver(target: TargetSpec | string, options: DriverOptions
   }
 }
 
-function workerDriver(target: string, workers: number): Driver {
-  return lazyDriver(target, async () => (await import('./workers.ts')).createWorkerDriver(target, workers));
+function workerDriver(target: string, workers: number, check?: (profile: Profile) => Promise<unknown>): Driver {
+  return lazyDriver(target, async (context) => {
+    await check?.(context.profile);
+    return (await import('./workers.ts')).createWorkerDriver(target, workers);
+  });
 }
 
 /**
  * The real drivers load on first use, so a model run does not load socket code it never uses. A run
  * that could not start names its target.
  */
-function lazyDriver(target: string, load: () => Promise<Driver>): Driver {
+function lazyDriver(target: string, load: (context: RunContext) => Promise<Driver>): Driver {
   return {
     target,
     run: async (context) => {
       try {
-        return await (await load()).run(context);
+        return await (await load(context)).run(context);
       } catch (error) {
         if (error instanceof RunStartError && !error.message.includes(target)) throw new RunStartError(`${target}: ${error.message}`);
         throw error;

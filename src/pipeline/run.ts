@@ -5,6 +5,7 @@ import { checkPlan } from '../analysis/plan-check.ts';
 import { RunStartError } from '../driver/errors.ts';
 import { createDriver } from '../driver/index.ts';
 import type { Driver } from '../driver/types.ts';
+import { ProfileError } from '../profile/issues.ts';
 import type { Profile } from '../profile/types.ts';
 import { buildResult, type RunResult } from '../recorder/result.ts';
 import { gaugeCatalog, type GaugeCatalog } from '../recorder/gauges.ts';
@@ -93,8 +94,9 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
     const wall = { finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() };
     result = buildResult({ profile, plan: schedule.plan, target: driver.target, recorder, driver: report, startedAt: startedAt.toISOString(), wall });
   } catch (error) {
-    // A run that could not start measured nothing: it leaves no folder (or, in one the caller named, no log).
-    if (error instanceof RunStartError) discardUnstartedRun(dir, [hlog, intervalLog], options.outDir === undefined);
+    // A run that could not start (or whose driver refused the profile's input, e.g. an unreadable
+    // TLS file) measured nothing: it leaves no folder (or, in one the caller named, no log).
+    if (error instanceof RunStartError || error instanceof ProfileError) discardUnstartedRun(dir, [hlog, intervalLog], options.outDir === undefined);
     throw error;
   } finally {
     hlog.close();

@@ -131,11 +131,45 @@ const RequestTemplateSchema = z
 type RequestTemplate = z.output<typeof RequestTemplateSchema>;
 type RequestTemplates = Record<string, RequestTemplate> & { default: RequestTemplate };
 
+/** File paths are relative to the profile's folder, like a topology file's. */
+const HttpTlsSchema = z
+  .strictObject({
+    ca: z.string().min(1).optional().meta({ description: 'PEM file of the certificate authorities to trust instead of Node’s bundled roots, e.g. a private CA.' }),
+    cert: z.string().min(1).optional().meta({ description: 'PEM client certificate file, for a server that requires client certificates (needs key).' }),
+    key: z.string().min(1).optional().meta({ description: 'PEM private key file of the client certificate (needs cert).' }),
+    servername: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'SNI name sent, and the name the server certificate must carry; default the target’s host (no SNI for an IP address).' }),
+    insecure: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'Accept any server certificate (no verification); the run is flagged, since a real client would refuse such a server.' }),
+  })
+  .superRefine((tls, ctx) => {
+    if ((tls.cert === undefined) !== (tls.key === undefined))
+      ctx.addIssue({ code: 'custom', path: [tls.cert === undefined ? 'cert' : 'key'], message: 'a client certificate needs both cert and key' });
+  })
+  .meta({ description: 'TLS of an https:// target.' });
+
 export const HttpTargetSchema = z
   .strictObject({
     connections: z.number().int().min(1).default(8).meta({ description: 'Keep-alive connections the generator holds to the target.' }),
-    pipelining: z.number().int().min(1).default(1).meta({ description: 'Requests in flight per connection (HTTP/1.1 pipelining; 1 = none).' }),
-    timeout: duration.default(10_000_000).meta({ description: 'Per request, from its write; on expiry the connection is closed and its requests fail as timeout.' }),
+    pipelining: z
+      .number()
+      .int()
+      .min(1)
+      .default(1)
+      .meta({ description: 'Requests in flight per connection: HTTP/1.1 pipelining (1 = none), or with http2 the concurrent streams per connection.' }),
+    http2: z.boolean().default(false).meta({
+      description:
+        'HTTP/2: negotiated by ALPN over TLS (https://), with prior knowledge (h2c) over plain TCP (http://); streams are capped by the server’s SETTINGS_MAX_CONCURRENT_STREAMS.',
+    }),
+    tls: HttpTlsSchema.prefault({}),
+    timeout: duration
+      .default(10_000_000)
+      .meta({ description: 'Per request, from its write; on expiry the connection is closed and its requests fail as timeout (HTTP/2: only that stream is cancelled).' }),
     inFlightCap: z.number().int().min(1).default(10_000).meta({ description: 'Most requests in flight or waiting for a connection; a request due beyond it is dropped.' }),
     statsPath: z
       .string()
@@ -149,7 +183,7 @@ export const HttpTargetSchema = z
       .transform((templates): RequestTemplates => ({ default: { method: 'GET', path: '/', headers: {} }, ...templates }))
       .meta({ description: 'Request template per kind of the mix; `default` serves kinds without one.' }),
   })
-  .meta({ description: 'How the mix becomes HTTP requests when the target is http://host:port.' });
+  .meta({ description: 'How the mix becomes HTTP requests when the target is http://host:port or https://host:port.' });
 
 export const MemcachedTargetSchema = z
   .strictObject({
@@ -280,7 +314,7 @@ export const ProfileSchema = z
     slo: SloSchema.default({ latency: [] }).meta({ description: 'Service-level objectives the run is judged against.' }),
     target: target.default('model').meta({ description: `Where the traffic goes: ${TARGET_FORMS}; --target overrides it.` }),
     // prefault: an absent section is parsed from {}, so the parsed profile carries every protocol default.
-    http: HttpTargetSchema.prefault({}).meta({ description: 'Request templates and connection pool for an http:// target.' }),
+    http: HttpTargetSchema.prefault({}).meta({ description: 'Request templates, connection pool, TLS and HTTP/2 for an http:// or https:// target.' }),
     memcached: MemcachedTargetSchema.prefault({}).meta({ description: 'Sharding and connections for a memcached:// target.' }),
     generator: GeneratorLimitsSchema.prefault({}).meta({ description: 'Limits on the load generator’s own health (real targets); past one the run is INVALID.' }),
     limits: LimitsSchema.prefault({}).meta({ description: 'How big a plan may be before it is refused (override one run with --force).' }),
@@ -301,6 +335,8 @@ export type Production = z.output<typeof ProductionSchema>;
 export type PlanLimits = z.output<typeof LimitsSchema>;
 /** The profile's `http:` section with every default applied (durations in µs). */
 export type HttpSettings = z.output<typeof HttpTargetSchema>;
+/** The `http.tls` section: file paths as written (relative to the profile). */
+export type HttpTlsSettings = z.output<typeof HttpTlsSchema>;
 /** The profile's `generator:` section: generator-health limits, durations in µs, CPU in fractions of a core. */
 export type GeneratorLimits = z.output<typeof GeneratorLimitsSchema>;
 /** The profile's `memcached:` section with every default applied (durations in µs). */

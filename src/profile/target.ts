@@ -12,14 +12,14 @@ export interface ServerAddress {
 /** A parsed target. `text` is the target as written: what result.json and the reports show. */
 export type TargetSpec =
   | { kind: 'model'; text: string }
-  | { kind: 'http'; text: string; url: URL; host: string; port: number }
+  | { kind: 'http'; text: string; url: URL; host: string; port: number; tls: boolean }
   | { kind: 'memcached'; text: string; servers: ServerAddress[] };
 
 export type TargetKind = TargetSpec['kind'];
 export type HttpTarget = Extract<TargetSpec, { kind: 'http' }>;
 export type MemcachedTarget = Extract<TargetSpec, { kind: 'memcached' }>;
 
-export const TARGET_FORMS = '"model", http://host:port or memcached://host:port[,host:port…]';
+export const TARGET_FORMS = '"model", http://host:port, https://host:port or memcached://host:port[,host:port…]';
 
 /** A target string that names no target: bad input, wherever it was written (exit 2 from the CLI). */
 export class TargetError extends Error {
@@ -33,11 +33,12 @@ export class TargetError extends Error {
 }
 
 const SCHEMES: Readonly<Record<string, (text: string, rest: string) => TargetSpec>> = {
-  http: parseHttp,
+  http: (text, rest) => parseHttp(text, rest, false),
+  https: (text, rest) => parseHttp(text, rest, true),
   memcached: parseMemcached,
 };
 
-/** Parses "model", http://host[:port][/] or memcached://host:port[,host:port…][/]. @throws TargetError */
+/** Parses "model", http[s]://host[:port][/] or memcached://host:port[,host:port…][/]. @throws TargetError */
 export function parseTarget(text: string): TargetSpec {
   if (text === 'model') return { kind: 'model', text };
   const match = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(text);
@@ -47,16 +48,18 @@ export function parseTarget(text: string): TargetSpec {
   return parse(text, match[2]!.replace(/\/$/, ''));
 }
 
-function parseHttp(text: string, authority: string): TargetSpec {
-  if (authority === '' || /[/?#\s]/.test(authority)) throw new TargetError(text, 'expected http://host:port with no path (request paths belong in http.requests)');
-  const port = portOf(text, /:(\d+)$/.exec(authority)?.[1] ?? '80');
+/** http:// and https:// (TLS; the `http.tls` section holds its options): the same target otherwise. */
+function parseHttp(text: string, authority: string, tls: boolean): TargetSpec {
+  const scheme = tls ? 'https' : 'http';
+  if (authority === '' || /[/?#\s]/.test(authority)) throw new TargetError(text, `expected ${scheme}://host:port with no path (request paths belong in http.requests)`);
+  const port = portOf(text, /:(\d+)$/.exec(authority)?.[1] ?? (tls ? '443' : '80'));
   let url: URL;
   try {
-    url = new URL(`http://${authority}/`);
+    url = new URL(`${scheme}://${authority}/`);
   } catch {
     throw new TargetError(text, `"${authority}" is not a valid host:port`);
   }
-  return { kind: 'http', text, url, host: url.hostname.replace(/^\[|\]$/g, ''), port };
+  return { kind: 'http', text, url, host: url.hostname.replace(/^\[|\]$/g, ''), port, tls };
 }
 
 function parseMemcached(text: string, list: string): TargetSpec {

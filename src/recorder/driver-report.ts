@@ -53,6 +53,10 @@ export interface HttpTransportReport {
   /** Connections closed because the server broke the protocol (bad status line, a response nobody asked for). */
   protocolErrors: number;
   statusCodes: Record<string, number>;
+  /** https:// only: false when `http.tls.insecure` turned certificate verification off. */
+  tls?: { verified: boolean };
+  /** `http.http2` only: the lowest SETTINGS_MAX_CONCURRENT_STREAMS the server sent (null: none received); `pipelining` is streams per connection. */
+  http2?: { serverMaxConcurrentStreams: number | null };
 }
 
 export interface MemcachedTransportReport {

@@ -9,7 +9,9 @@ describe('parseTarget', () => {
     ['http://127.0.0.1:8080', { kind: 'http', text: 'http://127.0.0.1:8080', host: '127.0.0.1', port: 8080 }],
     ['http://127.0.0.1:8080/', { kind: 'http', host: '127.0.0.1', port: 8080 }],
     ['http://localhost', { kind: 'http', host: 'localhost', port: 80 }],
-    ['http://[::1]:9000', { kind: 'http', host: '::1', port: 9000 }],
+    ['http://[::1]:9000', { kind: 'http', host: '::1', port: 9000, tls: false }],
+    ['https://127.0.0.1:8443', { kind: 'http', host: '127.0.0.1', port: 8443, tls: true }],
+    ['https://localhost/', { kind: 'http', host: 'localhost', port: 443, tls: true }],
     ['memcached://127.0.0.1:11211', { kind: 'memcached', servers: [{ host: '127.0.0.1', port: 11211 }] }],
     [
       'memcached://a:1, b:2,[::1]:3/',
@@ -36,7 +38,7 @@ describe('parseTarget', () => {
     ['', /expected "model", http/],
     ['Model', /expected "model", http/],
     ['gopher://127.0.0.1:1', /unknown scheme "gopher"/],
-    ['https://example.com', /unknown scheme "https"/],
+    ['https://127.0.0.1:8443/api', /expected https:\/\/host:port with no path/],
     ['http://127.0.0.1:99999', /port 99999 is out of range 1–65535/],
     ['http://127.0.0.1:0', /port 0 is out of range/],
     ['http://', /expected http:\/\/host:port with no path/],
@@ -61,8 +63,23 @@ describe('target: in a profile', () => {
 
   it('carries the protocol defaults, also for sections the profile leaves out', async () => {
     const loaded = await parseProfileText(profile('model'), fixture('inline.yaml'));
-    expect(loaded.http).toEqual({ connections: 8, pipelining: 1, timeout: 10_000_000, inFlightCap: 10_000, requests: { default: { method: 'GET', path: '/', headers: {} } } });
+    expect(loaded.http).toEqual({
+      connections: 8,
+      pipelining: 1,
+      http2: false,
+      tls: { insecure: false },
+      timeout: 10_000_000,
+      inFlightCap: 10_000,
+      requests: { default: { method: 'GET', path: '/', headers: {} } },
+    });
     expect(loaded.memcached).toEqual({ hash: 'murmur3', distribution: 'modulo', connectionsPerShard: 1, timeout: 1_000_000, inFlightCap: 10_000, operations: {} });
+  });
+
+  it('takes TLS options for an https:// target, and a client certificate only as cert and key together', async () => {
+    const loaded = await parseProfileText(`${profile('https://127.0.0.1:8443')}http:\n  http2: true\n  tls: { ca: ca.pem, servername: api.internal }\n`, fixture('inline.yaml'));
+    expect(loaded.http).toMatchObject({ http2: true, tls: { ca: 'ca.pem', servername: 'api.internal', insecure: false } });
+    const issues = await issuesOf(parseProfileText(`${profile('https://127.0.0.1:8443')}http:\n  tls: { cert: client.pem }\n`, fixture('inline.yaml')));
+    expect(issueAt(issues, 'http.tls.key')).toMatchObject({ message: 'a client certificate needs both cert and key' });
   });
 
   it('keeps a GET / default template beside the kinds a profile templates itself', async () => {

@@ -398,6 +398,25 @@ export const errorRateIgnored: FlagRule = ({ profile, result }) => {
   return [flag('error-rate-ignored', 'warn', 'error rate ignored', evidence, INCIDENT.twitter2013, 'add slo.errorRate (e.g. 0.001)')];
 };
 
+/**
+ * An https:// target with `http.tls.insecure`: the handshakes were real, but no certificate was
+ * checked, so the run says nothing of whether a real client would connect at all.
+ */
+export const tlsUnverified: FlagRule = ({ profile, result }) => {
+  const target = result?.target ?? profile.target;
+  if (!target.startsWith('https://') || !profile.http.tls.insecure) return [];
+  return [
+    flag(
+      'tls-unverified',
+      'warn',
+      'certificate checking off',
+      `${target}: http.tls.insecure: true — the server certificate was not verified`,
+      INCIDENT.twitter2018b,
+      "give the server's CA with http.tls.ca (and its name with http.tls.servername) instead of insecure",
+    ),
+  ];
+};
+
 /** Rules that need only the profile (and plan). */
 export const PROFILE_RULES: FlagRule[] = [
   keySkew,
@@ -415,6 +434,7 @@ export const PROFILE_RULES: FlagRule[] = [
   loopback,
   generatorLimitsLoosened,
   errorRateIgnored,
+  tlsUnverified,
 ];
 
 export function flag(id: string, severity: RealismFlag['severity'], title: string, evidence: string, incident: string, fix: string): RealismFlag {

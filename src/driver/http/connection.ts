@@ -1,6 +1,7 @@
 import { nextTick } from 'node:process';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { ResponseParser, type ResponseSink } from './response-parser.ts';
+import type { Dialer } from './tls.ts';
 
 /** What a connection reports to its pool. */
 export interface ConnectionOwner {
@@ -43,8 +44,7 @@ export class HttpConnection implements ResponseSink {
   private corked = false;
 
   constructor(
-    private readonly host: string,
-    private readonly port: number,
+    private readonly dialer: Dialer,
     readonly depth: number,
     private readonly owner: ConnectionOwner,
     private readonly isHead: (slot: number) => boolean,
@@ -88,7 +88,7 @@ export class HttpConnection implements ResponseSink {
     const socket = this.socket ?? this.open();
     return new Promise((resolve) => {
       if (this.connected) return resolve();
-      socket.once('connect', () => resolve());
+      socket.once(this.dialer.readyEvent, () => resolve());
       socket.once('close', () => resolve());
     });
   }
@@ -140,12 +140,12 @@ export class HttpConnection implements ResponseSink {
   }
 
   private open(): Socket {
-    const socket = connect({ host: this.host, port: this.port, noDelay: true });
+    const socket = this.dialer.dial();
     this.socket = socket;
     this.connects++;
     this.parser.reset();
     this.closing = false;
-    socket.on('connect', () => {
+    socket.on(this.dialer.readyEvent, () => {
       if (this.socket !== socket) return;
       this.connected = true;
       for (let i = 0; i < this.count; i++) this.owner.wired(this, this.ring[(this.head + i) % this.depth]!);

@@ -2,21 +2,26 @@ import type { HttpSettings } from '../../profile/schema.ts';
 import type { HttpTarget } from '../../profile/target.ts';
 import type { Profile } from '../../profile/types.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
-import { dialBeforeStart, OpenLoopRun, openLoopOptions, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
+import { dialBeforeStart, OpenLoopRun, openLoopOptions, type Transport } from '../open-loop.ts';
 import type { DriverReport, HttpTransportReport } from '../../recorder/driver-report.ts';
-import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
+import { SHARED_GAUGES, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
 import type { Driver, DriverOptions, RunContext } from '../types.ts';
 import { HttpConnection, type ConnectionOwner } from './connection.ts';
+import { H2Transport } from './h2-transport.ts';
+import { HTTP_GAUGES, maxValueBytes } from './http-common.ts';
+import { HttpOutcomes, withDialFailure } from './outcomes.ts';
 import { StatsPoller, TARGET_STAT_GAUGE } from './stats-poller.ts';
 import { RequestTemplate, valueSlab } from './template.ts';
+import { loadTlsMaterial, tcpDialer, tlsDialer, type Dialer, type TlsMaterial } from './tls.ts';
 
 /**
- * The `http://host:port` target: open-loop HTTP/1.1 over a fixed pool of keep-alive connections
- * on raw node:net sockets. Why not undici or autocannon: both read and write through their own
+ * The `http://host:port` and `https://host:port` targets: open-loop HTTP/1.1 over a fixed pool of
+ * keep-alive connections on raw node:net or node:tls sockets (tls.ts dials them). Why not undici or autocannon: both read and write through their own
  * request objects and promises/callbacks per request, and autocannon paces a closed loop (a
  * connection sends its next request when the previous answered), which hides a stalled target.
  * Here a request is a slot number and a string (or a buffer serialized once), written at its
  * intended time; the response parser only finds the status and where the response ends.
+ * With `http.http2` the same pacer drives node:http2 streams instead (h2-transport.ts).
  */
 export function createHttpDriver(target: HttpTarget, options: DriverOptions = {}): Driver {
   return {
@@ -28,29 +33,19 @@ export function createHttpDriver(target: HttpTarget, options: DriverOptions = {}
 async function runHttp(context: RunContext, target: HttpTarget, intervalUs: number, options: DriverOptions): Promise<DriverReport> {
   const { url } = target;
   const settings = context.profile.http;
+  // Before any socket: a TLS file that cannot be read is bad input (exit 2), not a failed run.
+  const tls = loadTlsMaterial(target, context.profile);
   const run = new OpenLoopRun(context, openLoopOptions(settings, options));
   const stats =
-    settings.statsPath === undefined || options.pollTargetStats === false ? undefined : new StatsPoller(new URL(settings.statsPath, url), Math.max(100, intervalUs / 2000));
-  const transport = new HttpTransport(run, context.profile, settings, target, stats);
+    settings.statsPath === undefined || options.pollTargetStats === false
+      ? undefined
+      : new StatsPoller(new URL(settings.statsPath, url), Math.max(100, intervalUs / 2000), tls?.options);
+  const transport = settings.http2 ? new H2Transport(run, context.profile, target, tls, stats) : new HttpTransport(run, context.profile, settings, target, tls, stats);
   stats?.start();
   const report = await run.execute(transport, context.signal);
   if (!stats) return report;
   return { ...report, gauges: [...report.gauges, TARGET_STAT_GAUGE], targetStats: ((await stats.stop()) ?? null) as Record<string, unknown> | null };
 }
-
-const HTTP_GAUGES = {
-  connects: defineGauge('connects', 'count', 'connections', 'connections opened during the interval'),
-  waitingForConnection: defineGauge('waitingForConnection', 'count', 'queues', 'due requests waiting for a free connection slot'),
-} as const;
-
-/** Connection failure causes as outcome reasons; anything else is `socket_error`. */
-const CAUSES: Readonly<Record<string, string>> = {
-  ...SOCKET_CAUSES,
-  too_large: 'response_too_large',
-  ETIMEDOUT: 'timeout',
-  EADDRNOTAVAIL: 'dial_error',
-  EADDRINUSE: 'dial_error',
-};
 
 class HttpTransport implements Transport, ConnectionOwner {
   private readonly connections: HttpConnection[];
@@ -64,10 +59,9 @@ class HttpTransport implements Transport, ConnectionOwner {
   private backlogCount = 0;
   private nextConnection = 0;
   private batchConnection: HttpConnection | undefined;
-  private readonly reasonByStatusClass: number[];
-  private readonly reasonByCause = new Map<string, number>();
+  private readonly outcomes: HttpOutcomes;
+  private readonly dialer: Dialer;
   private readonly timeoutUs: number;
-  private readonly statusCounts = new Map<number, number>();
   private connectionWaits = 0;
   private lastConnects = 0;
 
@@ -76,9 +70,9 @@ class HttpTransport implements Transport, ConnectionOwner {
     profile: Profile,
     settings: HttpSettings,
     target: HttpTarget,
+    private readonly tls: TlsMaterial | undefined,
     private readonly stats: StatsPoller | undefined,
   ) {
-    const recorder = run.recorder;
     const plan = run.schedule.plan;
     const { host, port, url } = target;
     const slab = valueSlab(maxValueBytes(profile));
@@ -93,14 +87,17 @@ class HttpTransport implements Transport, ConnectionOwner {
     this.backlog = new Int32Array(cap);
     this.timeoutUs = settings.timeout;
     const isHead = (slot: number) => this.slotKindIsHead[slot] === 1;
-    this.connections = Array.from({ length: settings.connections }, () => new HttpConnection(host, port, settings.pipelining, this, isHead));
-    // Indexed by status / 100 (the parser passes only 200–599: 1xx are interim or a protocol error).
-    this.reasonByStatusClass = [0, 0, 0, 0, recorder.reason('status_4xx'), recorder.reason('status_5xx')];
-    for (const cause of new Set(Object.values(CAUSES))) this.reasonByCause.set(cause, recorder.reason(cause));
+    this.dialer = tls ? tlsDialer(host, port, tls) : tcpDialer(host, port);
+    this.connections = Array.from({ length: settings.connections }, () => new HttpConnection(this.dialer, settings.pipelining, this, isHead));
+    this.outcomes = new HttpOutcomes(run);
   }
 
-  prepare(): Promise<void> {
-    return dialBeforeStart(this.connections);
+  async prepare(): Promise<void> {
+    try {
+      await dialBeforeStart(this.connections);
+    } catch (error) {
+      throw withDialFailure(error, this.dialer.lastError);
+    }
   }
 
   /**
@@ -131,19 +128,11 @@ class HttpTransport implements Transport, ConnectionOwner {
   }
 
   responded(_connection: HttpConnection, slot: number, status: number): void {
-    const statusClass = (status / 100) | 0;
-    this.statusCounts.set(status, (this.statusCounts.get(status) ?? 0) + 1);
-    this.run.complete(slot, this.reasonByStatusClass[statusClass] ?? 0, this.run.nowUs());
+    this.outcomes.responded(slot, status);
   }
 
   failed(_connection: HttpConnection, slot: number, cause: string): void {
-    const name = CAUSES[cause] ?? 'socket_error';
-    let reason = this.reasonByCause.get(name);
-    if (reason === undefined) {
-      reason = this.run.recorder.reason(name);
-      this.reasonByCause.set(name, reason);
-    }
-    this.run.complete(slot, reason, this.run.nowUs());
+    this.outcomes.failed(slot, cause);
   }
 
   /** A pipeline slot opened: move waiting requests onto it, oldest first. */
@@ -209,7 +198,8 @@ class HttpTransport implements Transport, ConnectionOwner {
       pipelining: this.connections[0]?.depth ?? 0,
       connects: this.connections.reduce((a, c) => a + c.connects, 0),
       protocolErrors: this.connections.reduce((a, c) => a + c.protocolErrors, 0),
-      statusCodes: Object.fromEntries([...this.statusCounts].sort((a, b) => a[0] - b[0])),
+      statusCodes: this.outcomes.statusCodes(),
+      ...(this.tls && { tls: { verified: this.tls.verified } }),
     };
   }
 
@@ -227,21 +217,6 @@ class HttpTransport implements Transport, ConnectionOwner {
     }
     return undefined;
   }
-}
-
-function maxValueBytes(profile: Profile): number {
-  let max = 0;
-  const visit = (d: unknown): void => {
-    if (d === null || typeof d !== 'object') return;
-    for (const [k, v] of Object.entries(d)) {
-      if ((k === 'value' || k === 'max' || k === 'median' || k === 'mean') && typeof v === 'number') max = Math.max(max, k === 'value' || k === 'max' ? v : v * 8);
-      else visit(v);
-    }
-  };
-  visit(profile.valueSize);
-  for (const m of profile.mix) visit(m.valueSize);
-  for (const c of profile.clients) visit(c.valueSize);
-  return Math.ceil(max) || 1024;
 }
 
 /** The recorder's interval when it is the RunRecorder (stats are polled twice per interval), else 1 s. */

@@ -1,4 +1,6 @@
 import { Agent, get } from 'node:http';
+import { Agent as TlsAgent, get as tlsGet } from 'node:https';
+import type { ConnectionOptions } from 'node:tls';
 import { defineGauge } from '../../recorder/gauges.ts';
 
 /** One gauge per numeric field of the target's stats, keyed `target.<path>`. */
@@ -10,7 +12,8 @@ export const TARGET_STAT_GAUGE = defineGauge('target', 'count', 'target', "the t
  * caused. Numeric fields are flattened into gauges `target.<path>`; a failed poll keeps the last.
  */
 export class StatsPoller {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  private readonly agent: Agent;
+  private readonly get: typeof get;
   private latest: Record<string, number> = {};
   private last: unknown;
   private timer: NodeJS.Timeout | undefined;
@@ -21,7 +24,12 @@ export class StatsPoller {
   constructor(
     private readonly url: URL,
     private readonly everyMs: number,
-  ) {}
+    /** An https:// target's TLS options (CA, client certificate, verification), as its requests use them. */
+    tls?: ConnectionOptions,
+  ) {
+    this.agent = tls ? new TlsAgent({ ...tls, keepAlive: true, maxSockets: 1 }) : new Agent({ keepAlive: true, maxSockets: 1 });
+    this.get = tls ? tlsGet : get;
+  }
 
   start(): void {
     this.poll();
@@ -50,7 +58,7 @@ export class StatsPoller {
 
   private fetch(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const req = get(this.url, { agent: this.agent, timeout: 2000 }, (res) => {
+      const req = this.get(this.url, { agent: this.agent, timeout: 2000 }, (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (d: string) => (body += d));

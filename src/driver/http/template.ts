@@ -9,7 +9,15 @@ export interface RequestTemplateSpec {
   body?: string | undefined;
 }
 
-type Part = string | { field: TemplateField; encode: boolean };
+/** A literal, or a field filled per request (URL-encoded in a path). */
+export type Part = string | { field: TemplateField; encode: boolean };
+
+/** The names and sizes a template's fields are filled from; shared by the HTTP/1.1 and HTTP/2 templates. */
+export interface FieldSource {
+  keyspace: Keyspace;
+  names: { clients: string[]; kinds: string[] };
+  valueSlab: string;
+}
 
 /**
  * A compiled template: literal parts and fields. A template without placeholders is serialized
@@ -21,13 +29,10 @@ export class RequestTemplate {
   private readonly headParts: Part[];
   private readonly bodyParts: Part[] | undefined;
 
-  constructor(
-    spec: RequestTemplateSpec,
-    hostHeader: string,
-    private readonly keyspace: Keyspace,
-    private readonly names: { clients: string[]; kinds: string[] },
-    private readonly valueSlab: string,
-  ) {
+  private readonly source: FieldSource;
+
+  constructor(spec: RequestTemplateSpec, hostHeader: string, keyspace: Keyspace, names: { clients: string[]; kinds: string[] }, valueSlab: string) {
+    this.source = { keyspace, names, valueSlab };
     this.isHead = spec.method.toUpperCase() === 'HEAD';
     const headerLines = Object.entries(spec.headers)
       .filter(([name]) => !/^(host|content-length|connection)$/i.test(name))
@@ -46,58 +51,59 @@ export class RequestTemplate {
   }
 
   private render(request: ScheduledRequest | undefined): string {
-    const head = this.fill(this.headParts, request);
+    const head = fillParts(this.headParts, request, this.source);
     if (this.bodyParts === undefined) return `${head}\r\n`;
-    const body = this.fill(this.bodyParts, request);
+    const body = fillParts(this.bodyParts, request, this.source);
     return `${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
   }
+}
 
-  private fill(parts: Part[], request: ScheduledRequest | undefined): string {
-    let out = '';
-    for (const part of parts) {
-      if (typeof part === 'string') out += part;
-      else {
-        const value = request === undefined ? '' : this.value(part.field, request);
-        out += part.encode ? encodeURIComponent(value) : value;
-      }
+/** The parts with the request's fields filled in (every field empty when there is no request). */
+export function fillParts(parts: readonly Part[], request: ScheduledRequest | undefined, source: FieldSource): string {
+  let out = '';
+  for (const part of parts) {
+    if (typeof part === 'string') out += part;
+    else {
+      const value = request === undefined ? '' : fieldValue(part.field, request, source);
+      out += part.encode ? encodeURIComponent(value) : value;
     }
-    return out;
   }
+  return out;
+}
 
-  private value(field: TemplateField, r: ScheduledRequest): string {
-    const ks = this.keyspace;
-    switch (field) {
-      case 'key':
-        return r.batchSize > 0 ? ks.keyName(r.keys[0]!) : '';
-      case 'keys': {
-        let out = '';
-        for (let i = 0; i < r.batchSize; i++) out += (i > 0 ? ',' : '') + ks.keyName(r.keys[i]!);
-        return out;
-      }
-      case 'keys:json': {
-        let out = '[';
-        for (let i = 0; i < r.batchSize; i++) out += (i > 0 ? ',' : '') + JSON.stringify(ks.keyName(r.keys[i]!));
-        return `${out}]`;
-      }
-      case 'batch':
-        return String(r.batchSize);
-      case 'value':
-        // A slice of one slab generated at setup: no per-request value allocation beyond the view.
-        return this.valueSlab.substring(0, Math.min(r.valueSize, this.valueSlab.length));
-      case 'valueSize':
-        return String(r.valueSize);
-      case 'seq':
-        return String(r.seq);
-      case 'client':
-        return this.names.clients[r.client] ?? '';
-      case 'kind':
-        return this.names.kinds[r.kind] ?? '';
+function fieldValue(field: TemplateField, r: ScheduledRequest, source: FieldSource): string {
+  const ks = source.keyspace;
+  switch (field) {
+    case 'key':
+      return r.batchSize > 0 ? ks.keyName(r.keys[0]!) : '';
+    case 'keys': {
+      let out = '';
+      for (let i = 0; i < r.batchSize; i++) out += (i > 0 ? ',' : '') + ks.keyName(r.keys[i]!);
+      return out;
     }
+    case 'keys:json': {
+      let out = '[';
+      for (let i = 0; i < r.batchSize; i++) out += (i > 0 ? ',' : '') + JSON.stringify(ks.keyName(r.keys[i]!));
+      return `${out}]`;
+    }
+    case 'batch':
+      return String(r.batchSize);
+    case 'value':
+      // A slice of one slab generated at setup: no per-request value allocation beyond the view.
+      return source.valueSlab.substring(0, Math.min(r.valueSize, source.valueSlab.length));
+    case 'valueSize':
+      return String(r.valueSize);
+    case 'seq':
+      return String(r.seq);
+    case 'client':
+      return source.names.clients[r.client] ?? '';
+    case 'kind':
+      return source.names.kinds[r.kind] ?? '';
   }
 }
 
 /** Splits text into literals and fields; fields inside `encodedSection` (the path) are URL-encoded. */
-function compile(text: string, encodedSection: string): Part[] {
+export function compile(text: string, encodedSection: string): Part[] {
   const parts: Part[] = [];
   const pathStart = encodedSection === '' ? -1 : text.indexOf(encodedSection);
   const pathEnd = pathStart < 0 ? -1 : pathStart + encodedSection.length;

@@ -245,6 +245,14 @@ const CASES: FlagCase[] = [
     quiet: () => ({ profile: quietProfile, result: resultWith({ target: 'http://10.1.2.3:8080' }) }),
   },
   {
+    id: 'tls-unverified',
+    severity: 'warn',
+    trigger: () => ({ profile: profileWith({ http: { tls: { insecure: true } } }), result: resultWith({ target: 'https://10.1.2.3:8443' }) }),
+    // Verified, or insecure set on a target that is not TLS at all.
+    quiet: () => ({ profile: profileWith({ http: { tls: { insecure: true } } }), result: resultWith({ target: 'http://10.1.2.3:8080' }) }),
+    evidence: /https:\/\/10\.1\.2\.3:8443: http\.tls\.insecure: true/,
+  },
+  {
     id: 'generator-limits-loosened',
     severity: 'warn',
     trigger: () => ({ profile: profileWith({ generator: { dispatchLatenessP99: '40ms' } }), result: resultWith({ target: 'http://10.1.2.3:8080' }) }),

@@ -1,0 +1,326 @@
+import { constants, type ClientHttp2Stream, type IncomingHttpHeaders, type SecureClientSessionOptions } from 'node:http2';
+import type { HttpTarget } from '../../profile/target.ts';
+import type { Profile } from '../../profile/types.ts';
+import type { HttpTransportReport } from '../../recorder/driver-report.ts';
+import { SHARED_GAUGES, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
+import type { ScheduledRequest } from '../../schedule/types.ts';
+import { dialBeforeStart, type OpenLoopRun, type Transport } from '../open-loop.ts';
+import { H2Connection, type H2ConnectionOwner } from './h2-connection.ts';
+import { H2RequestTemplate } from './h2-template.ts';
+import { HTTP_GAUGES, maxValueBytes } from './http-common.ts';
+import { HttpOutcomes, withDialFailure } from './outcomes.ts';
+import type { StatsPoller } from './stats-poller.ts';
+import { valueSlab } from './template.ts';
+import type { TlsMaterial } from './tls.ts';
+
+/**
+ * A stream carries its slot and its transport, so one set of listeners (module functions reading
+ * `this`) serves every stream: no closure per request.
+ */
+interface SlotStream extends ClientHttp2Stream {
+  slot: number;
+  transport: H2Transport;
+  status: number;
+}
+
+function onStreamResponse(this: SlotStream, headers: IncomingHttpHeaders): void {
+  this.status = Number(headers[':status']);
+}
+
+function onStreamEnd(this: SlotStream): void {
+  this.transport.streamEnded(this);
+}
+
+function onStreamError(this: SlotStream, error: NodeJS.ErrnoException): void {
+  this.transport.streamFailed(this, causeOf(error));
+}
+
+function onStreamClose(this: SlotStream): void {
+  this.transport.streamFailed(this, this.rstCode === constants.NGHTTP2_NO_ERROR ? 'closed' : 'ERR_HTTP2_STREAM_ERROR');
+}
+
+/** A stream cancelled because its session failed carries the session's error as its cause. */
+function causeOf(error: NodeJS.ErrnoException): string {
+  const cause = (error.cause as NodeJS.ErrnoException | undefined)?.code;
+  return cause ?? error.code ?? 'socket_error';
+}
+
+const END_WITH_HEADERS = { endStream: true } as const;
+const BODY_FOLLOWS = { endStream: false } as const;
+
+/**
+ * Open-loop HTTP/2 (`http.http2`): h2 over TLS, negotiated by ALPN, for https://; h2c with prior
+ * knowledge for http://. The in-flight unit is a stream: each of `connections` sessions carries up
+ * to `pipelining` streams (fewer if the server says so), answered in any order, so a slow response
+ * holds up no other. A request due while every session is full waits in a FIFO backlog, counted
+ * as waiting for a connection, exactly as with HTTP/1.1. A stream that times out is cancelled
+ * alone (RST_STREAM); the session and its other streams carry on.
+ */
+export class H2Transport implements Transport, H2ConnectionOwner {
+  private readonly connections: H2Connection[];
+  private readonly templates: H2RequestTemplate[];
+  private readonly outcomes: HttpOutcomes;
+  private readonly timeoutUs: number;
+  /**
+   * Per slot: its open stream, the connection it is on and which of that connection's sessions
+   * (its `connects` count then: a session retired by GOAWAY may still finish streams beside the
+   * next one), the request's path and body until it starts.
+   */
+  private readonly streams: (SlotStream | undefined)[];
+  private readonly connectionOf: Int32Array;
+  private readonly sessionOf: Int32Array;
+  private readonly pathOf: string[];
+  private readonly bodyOf: (string | undefined)[];
+  /** Slots with an open stream, densely packed (swap-remove), for the timeout scan. */
+  private readonly open: Int32Array;
+  private readonly openIndex: Int32Array;
+  private openCount = 0;
+  /** Requests waiting for a free stream, FIFO ring of slots. */
+  private readonly backlog: Int32Array;
+  private backlogHead = 0;
+  private backlogCount = 0;
+  private nextConnection = 0;
+  private batchConnection: H2Connection | undefined;
+  private connectionWaits = 0;
+  private lastConnects = 0;
+  private lastFailure: string | undefined;
+
+  constructor(
+    private readonly run: OpenLoopRun,
+    profile: Profile,
+    target: HttpTarget,
+    private readonly tls: TlsMaterial | undefined,
+    private readonly stats: StatsPoller | undefined,
+  ) {
+    const settings = profile.http;
+    const plan = run.schedule.plan;
+    const source = { keyspace: plan.keyspace, names: { clients: plan.clients.map((c) => c.name), kinds: plan.kinds }, valueSlab: valueSlab(maxValueBytes(profile)) };
+    this.templates = plan.kinds.map((kind) => new H2RequestTemplate(settings.requests[kind] ?? settings.requests.default, target.url.host, source));
+    const cap = run.inFlightCap;
+    this.streams = new Array(cap).fill(undefined);
+    this.connectionOf = new Int32Array(cap);
+    this.sessionOf = new Int32Array(cap);
+    this.pathOf = new Array(cap).fill('');
+    this.bodyOf = new Array(cap).fill(undefined);
+    this.open = new Int32Array(cap);
+    this.openIndex = new Int32Array(cap);
+    this.backlog = new Int32Array(cap);
+    this.timeoutUs = settings.timeout;
+    this.outcomes = new HttpOutcomes(run);
+    const options: SecureClientSessionOptions = { ...tls?.options };
+    this.connections = Array.from({ length: settings.connections }, (_, i) => new H2Connection(i, target.url.origin, options, settings.pipelining, this));
+  }
+
+  async prepare(): Promise<void> {
+    try {
+      await dialBeforeStart(this.connections);
+    } catch (error) {
+      throw withDialFailure(error, this.lastFailure);
+    }
+  }
+
+  beginBatch(): void {
+    this.batchConnection = undefined;
+  }
+
+  submit(slot: number, request: ScheduledRequest): void {
+    const template = this.templates[request.kind]!;
+    this.pathOf[slot] = template.path(request);
+    this.bodyOf[slot] = template.body(request);
+    const connection = this.connectionWithRoom();
+    if (connection) this.start(connection, slot);
+    else {
+      this.backlog[(this.backlogHead + this.backlogCount) % this.backlog.length] = slot;
+      this.backlogCount++;
+      this.connectionWaits++;
+    }
+  }
+
+  /** Opens slot's stream on `connection` (the caller checked `hasRoom`). */
+  private start(connection: H2Connection, slot: number): void {
+    const template = this.templates[this.run.kind[slot]!]!;
+    const headers = template.headers;
+    headers[':path'] = this.pathOf[slot];
+    const body = this.bodyOf[slot];
+    this.pathOf[slot] = '';
+    this.bodyOf[slot] = undefined;
+    let stream: SlotStream;
+    try {
+      stream = connection.open().request(headers, body === undefined ? END_WITH_HEADERS : BODY_FOLLOWS) as SlotStream;
+    } catch (error) {
+      // The session is closing (GOAWAY) or destroyed: this request never left.
+      this.outcomes.failed(slot, causeOf(error as NodeJS.ErrnoException));
+      return;
+    }
+    stream.slot = slot;
+    stream.transport = this;
+    stream.status = 0;
+    stream.on('response', onStreamResponse);
+    stream.on('end', onStreamEnd);
+    stream.on('error', onStreamError);
+    stream.on('close', onStreamClose);
+    if (body !== undefined) stream.end(body);
+    // The body is read and dropped: only its end matters.
+    stream.resume();
+    this.streams[slot] = stream;
+    this.connectionOf[slot] = connection.index;
+    this.sessionOf[slot] = connection.connects;
+    connection.active++;
+    this.openIndex[slot] = this.openCount;
+    this.open[this.openCount++] = slot;
+    if (connection.connected) this.run.markSent(slot, this.run.nowUs());
+  }
+
+  streamEnded(stream: SlotStream): void {
+    const slot = stream.slot;
+    if (this.streams[slot] !== stream) return;
+    const connection = this.settle(slot);
+    if (stream.status >= 200) this.outcomes.responded(slot, stream.status);
+    else this.outcomes.failed(slot, 'protocol');
+    this.freed(connection);
+  }
+
+  streamFailed(stream: SlotStream, cause: string): void {
+    const slot = stream.slot;
+    if (this.streams[slot] !== stream) return;
+    const connection = this.settle(slot);
+    this.outcomes.failed(slot, cause);
+    this.freed(connection);
+  }
+
+  sessionReady(connection: H2Connection): void {
+    const sent = this.run.sentAtUs;
+    for (let i = 0; i < this.openCount; i++) {
+      const slot = this.open[i]!;
+      if (this.onSession(slot, connection) && sent[slot]! < 0) this.run.markSent(slot, this.run.nowUs());
+    }
+    this.freed(connection);
+  }
+
+  sessionClosed(connection: H2Connection, cause: string): void {
+    for (let i = this.openCount - 1; i >= 0; i--) {
+      const slot = this.open[i]!;
+      if (!this.onSession(slot, connection)) continue;
+      this.settle(slot);
+      this.outcomes.failed(slot, cause);
+    }
+    this.freed(connection);
+  }
+
+  sessionRetired(connection: H2Connection): void {
+    this.freed(connection);
+  }
+
+  sessionFailed(description: string): void {
+    this.lastFailure = description;
+  }
+
+  /** Whether slot's stream is on `connection`'s current session. */
+  private onSession(slot: number, connection: H2Connection): boolean {
+    return this.connectionOf[slot] === connection.index && this.sessionOf[slot] === connection.connects;
+  }
+
+  /** Forgets slot's stream; returns the connection it was on. */
+  private settle(slot: number): H2Connection {
+    this.streams[slot] = undefined;
+    const connection = this.connections[this.connectionOf[slot]!]!;
+    connection.active--;
+    const at = this.openIndex[slot]!;
+    const last = this.open[--this.openCount]!;
+    this.open[at] = last;
+    this.openIndex[last] = at;
+    return connection;
+  }
+
+  /** A stream ended: move waiting requests onto the connection, oldest first. */
+  private freed(connection: H2Connection): void {
+    while (this.backlogCount > 0 && connection.hasRoom) {
+      const slot = this.backlog[this.backlogHead]!;
+      this.backlogHead = (this.backlogHead + 1) % this.backlog.length;
+      this.backlogCount--;
+      this.start(connection, slot);
+    }
+  }
+
+  tick(nowUs: number): void {
+    // Backwards: settle moves the last open slot into the place of the one removed.
+    for (let i = this.openCount - 1; i >= 0; i--) {
+      if (i >= this.openCount) continue;
+      const slot = this.open[i]!;
+      if (nowUs - this.run.waitingSinceUs(slot) <= this.timeoutUs) continue;
+      const stream = this.streams[slot]!;
+      const connection = this.settle(slot);
+      stream.close(constants.NGHTTP2_CANCEL);
+      this.outcomes.failed(slot, 'timeout');
+      this.freed(connection);
+    }
+    // A backlog with every session closed (all failed at once) restarts here.
+    if (this.backlogCount > 0) for (const c of this.connections) this.freed(c);
+  }
+
+  close(reason: number): void {
+    const now = this.run.nowUs();
+    while (this.backlogCount > 0) {
+      const slot = this.backlog[this.backlogHead]!;
+      this.backlogHead = (this.backlogHead + 1) % this.backlog.length;
+      this.backlogCount--;
+      this.pathOf[slot] = '';
+      this.bodyOf[slot] = undefined;
+      this.run.complete(slot, reason, now);
+    }
+    // Streams still open end as `unfinished`, not as the cancellation closing them causes.
+    while (this.openCount > 0) {
+      const slot = this.open[this.openCount - 1]!;
+      const stream = this.streams[slot]!;
+      this.settle(slot);
+      stream.close(constants.NGHTTP2_CANCEL);
+      this.run.complete(slot, reason, now);
+    }
+    for (const c of this.connections) c.destroy();
+  }
+
+  gauges(into: Record<string, number>): void {
+    let open = 0;
+    let connects = 0;
+    for (const c of this.connections) {
+      if (c.connected) open++;
+      connects += c.connects;
+    }
+    into[gaugeKey(SHARED_GAUGES.openConnections, 'http')] = open;
+    into[gaugeKey(HTTP_GAUGES.connects, 'http')] = connects - this.lastConnects;
+    into[gaugeKey(HTTP_GAUGES.waitingForConnection, 'http')] = this.backlogCount;
+    this.lastConnects = connects;
+    this.stats?.gauges(into);
+  }
+
+  readonly gaugeSpecs: readonly GaugeSpec[] = [SHARED_GAUGES.openConnections, HTTP_GAUGES.connects, HTTP_GAUGES.waitingForConnection];
+
+  report(): HttpTransportReport {
+    const advertised = this.connections.map((c) => c.serverMaxStreams).filter((n) => n !== undefined);
+    return {
+      protocol: 'http',
+      connections: this.connections.length,
+      pipelining: this.connections[0]?.depth ?? 0,
+      connects: this.connections.reduce((a, c) => a + c.connects, 0),
+      protocolErrors: this.connections.reduce((a, c) => a + c.protocolErrors, 0),
+      statusCodes: this.outcomes.statusCodes(),
+      http2: { serverMaxConcurrentStreams: advertised.length > 0 ? Math.min(...advertised) : null },
+      ...(this.tls && { tls: { verified: this.tls.verified } }),
+    };
+  }
+
+  waitedForConnection(): number {
+    return this.connectionWaits;
+  }
+
+  private connectionWithRoom(): H2Connection | undefined {
+    if (this.batchConnection?.hasRoom) return this.batchConnection;
+    const n = this.connections.length;
+    for (let i = 0; i < n; i++) {
+      const c = this.connections[this.nextConnection]!;
+      this.nextConnection = this.nextConnection + 1 === n ? 0 : this.nextConnection + 1;
+      if (c.hasRoom) return (this.batchConnection = c);
+    }
+    return undefined;
+  }
+}

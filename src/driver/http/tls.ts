@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { connect as tcpConnect, isIP, type Socket } from 'node:net';
+import { dirname, isAbsolute, join } from 'node:path';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import { ProfileError } from '../../profile/issues.ts';
+import type { HttpTlsSettings } from '../../profile/schema.ts';
+import type { HttpTarget } from '../../profile/target.ts';
+import type { Profile } from '../../profile/types.ts';
+
+/*
+ * TLS for https:// targets: the profile's `http.tls` files read once before the run, and the socket
+ * factory the HTTP/1.1 connections dial through (plain TCP or TLS). HTTP/2 passes the same options
+ * to node:http2.
+ */
+
+/** What a connection needs to open its socket; the same for every connection of a run. */
+export interface Dialer {
+  /** A new socket, connecting. */
+  dial(): Socket;
+  /** The event after which written bytes reach the server: TCP connected, or the TLS handshake done. */
+  readonly readyEvent: 'connect' | 'secureConnect';
+  /** The last dial or handshake failure, e.g. "DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate", for a run that could not start. */
+  lastError: string | undefined;
+}
+
+/** TLS options for node:tls and node:http2, the files already read. */
+export interface TlsMaterial {
+  options: ConnectionOptions;
+  /** False when `insecure: true` turned certificate verification off. */
+  verified: boolean;
+}
+
+const FILE_FIELDS = ['ca', 'cert', 'key'] as const;
+
+/**
+ * The TLS options of an https:// target (undefined for http://). Files are read now, before any
+ * traffic, relative to the profile's folder. @throws ProfileError naming the field and the file
+ */
+export function loadTlsMaterial(target: HttpTarget, profile: Profile): TlsMaterial | undefined {
+  if (!target.tls) return undefined;
+  const settings = profile.http.tls;
+  const options: ConnectionOptions = { rejectUnauthorized: !settings.insecure };
+  for (const field of FILE_FIELDS) {
+    const file = settings[field];
+    if (file !== undefined) options[field] = readTlsFile(profile.source.file, field, file);
+  }
+  const servername = serverName(target, settings);
+  if (servername !== undefined) options.servername = servername;
+  return { options, verified: !settings.insecure };
+}
+
+/** SNI is the target's host unless the profile names one; an IP address is never sent as SNI (RFC 6066). */
+function serverName(target: HttpTarget, settings: HttpTlsSettings): string | undefined {
+  if (settings.servername !== undefined) return settings.servername;
+  return isIP(target.host) === 0 ? target.host : undefined;
+}
+
+function readTlsFile(profileFile: string, field: (typeof FILE_FIELDS)[number], file: string): Buffer {
+  const path = isAbsolute(file) ? file : join(dirname(profileFile), file);
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new ProfileError(profileFile, [
+      {
+        file: profileFile,
+        line: 0,
+        column: 0,
+        path: `http.tls.${field}`,
+        message: `cannot read ${path} (${reason})`,
+        hint: `the path is relative to the profile's directory (${dirname(profileFile)}); the file is PEM`,
+      },
+    ]);
+  }
+}
+
+/** Plain TCP to host:port. */
+export function tcpDialer(host: string, port: number): Dialer {
+  return {
+    readyEvent: 'connect',
+    lastError: undefined,
+    dial() {
+      const socket = tcpConnect({ host, port, noDelay: true });
+      socket.once('error', (error: NodeJS.ErrnoException) => (this.lastError = describeError(error)));
+      return socket;
+    },
+  };
+}
+
+/** TLS to host:port with SNI and the profile's CA, client certificate and verification choice. */
+export function tlsDialer(host: string, port: number, tls: TlsMaterial): Dialer {
+  const options: ConnectionOptions = { ...tls.options, host, port, ALPNProtocols: ['http/1.1'] };
+  return {
+    readyEvent: 'secureConnect',
+    lastError: undefined,
+    dial() {
+      const socket = tlsConnect(options);
+      socket.setNoDelay(true);
+      socket.once('error', (error: NodeJS.ErrnoException) => (this.lastError = describeError(error)));
+      return socket;
+    },
+  };
+}
+
+/** "CODE: message" on one line (OpenSSL's messages end in a newline), the form a could-not-start message quotes. */
+export function describeError(error: NodeJS.ErrnoException): string {
+  const message = error.message.replace(/\s+/g, ' ').trim();
+  return error.code ? `${error.code}: ${message}` : message;
+}
+
+/**
+ * The outcome reason of a failed TLS handshake: a certificate the client refused (unknown CA, wrong
+ * name, expired) or an alert from the server (e.g. it required a client certificate). Undefined for
+ * codes that are not TLS.
+ */
+export function tlsFailureReason(code: string): 'tls_error' | undefined {
+  return /CERT|^ERR_SSL_|^ERR_TLS_|^UNABLE_TO_/.test(code) ? 'tls_error' : undefined;
+}
