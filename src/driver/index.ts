@@ -1,6 +1,7 @@
 import { parseTarget, type TargetSpec } from '../profile/target.ts';
 import { RunStartError } from './errors.ts';
 import { createModelDriver } from './model.ts';
+import { untilEpoch } from './start-at.ts';
 import type { Driver, DriverOptions } from './types.ts';
 
 // RunStartError lives in its own small module so the CLI can map it to an exit code without loading the drivers.
@@ -20,30 +21,49 @@ export function createDriver(target: TargetSpec | string, options: DriverOptions
   switch (spec.kind) {
     case 'model':
       if (workers > 1) throw new RunStartError('--workers applies to real targets; the model runs in virtual time on one thread');
-      return createModelDriver();
+      return startingAt(createModelDriver(), options.startAtEpochMs);
     case 'http':
-      if (workers > 1) return workerDriver(spec.text, workers);
-      return lazyDriver(spec.text, async () => (await import('./http/driver.ts')).createHttpDriver(spec, options));
+      if (workers > 1) return workerDriver(spec.text, workers, options.startAtEpochMs);
+      return lazyDriver(spec.text, async (signal) => (await import('./http/driver.ts')).createHttpDriver(spec, withSharedStart(options, signal)));
     case 'memcached':
-      if (workers > 1) return workerDriver(spec.text, workers);
-      return lazyDriver(spec.text, async () => (await import('./memcached/driver.ts')).createMemcachedDriver(spec, options));
+      if (workers > 1) return workerDriver(spec.text, workers, options.startAtEpochMs);
+      return lazyDriver(spec.text, async (signal) => (await import('./memcached/driver.ts')).createMemcachedDriver(spec, withSharedStart(options, signal)));
   }
 }
 
-function workerDriver(target: string, workers: number): Driver {
-  return lazyDriver(target, async () => (await import('./workers.ts')).createWorkerDriver(target, workers));
+function workerDriver(target: string, workers: number, startAtEpochMs: number | undefined): Driver {
+  return lazyDriver(target, async () => (await import('./workers.ts')).createWorkerDriver(target, workers, startAtEpochMs));
+}
+
+/** A shared start (--start-at) for a real driver: it connects first, then waits for it (the pacer's awaitStart); Ctrl-C ends the wait. */
+function withSharedStart(options: DriverOptions, signal: AbortSignal): DriverOptions {
+  const startAt = options.startAtEpochMs;
+  if (startAt === undefined || options.awaitStart !== undefined) return options;
+  return { ...options, awaitStart: () => untilEpoch(startAt, signal) };
+}
+
+/** The model runs in virtual time; a shared start only makes it begin when the other segments do. */
+function startingAt(driver: Driver, startAtEpochMs: number | undefined): Driver {
+  if (startAtEpochMs === undefined) return driver;
+  return {
+    target: driver.target,
+    run: async (context) => {
+      await untilEpoch(startAtEpochMs, context.signal);
+      return driver.run(context);
+    },
+  };
 }
 
 /**
  * The real drivers load on first use, so a model run does not load socket code it never uses. A run
  * that could not start names its target.
  */
-function lazyDriver(target: string, load: () => Promise<Driver>): Driver {
+function lazyDriver(target: string, load: (signal: AbortSignal) => Promise<Driver>): Driver {
   return {
     target,
     run: async (context) => {
       try {
-        return await (await load()).run(context);
+        return await (await load(context.signal)).run(context);
       } catch (error) {
         if (error instanceof RunStartError && !error.message.includes(target)) throw new RunStartError(`${target}: ${error.message}`);
         throw error;

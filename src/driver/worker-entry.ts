@@ -3,10 +3,10 @@ import { createDriver } from './index.ts';
 import type { RawGeneratorHealth } from './open-loop.ts';
 import type { DriverReport } from '../recorder/driver-report.ts';
 import type { Profile } from '../profile/types.ts';
-import { encodeIntoCompressedBase64 } from '../recorder/histograms.ts';
 import { exportRecorderPart, type IntervalPart, type RecorderPart } from '../recorder/merge.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { createSchedule } from '../schedule/index.ts';
+import { subSegment, type Segment } from '../schedule/segment.ts';
 
 /** What the main thread gives a worker. */
 export interface WorkerInput {
@@ -14,6 +14,8 @@ export interface WorkerInput {
   target: string;
   index: number;
   count: number;
+  /** The run's own segment of the schedule (`--segment`); the workers split it further. */
+  segment: Segment;
   intervalUs: number;
 }
 
@@ -45,11 +47,11 @@ if (parentPort) {
   const schedule = createSchedule(input.profile);
   const recorder = new RunRecorder(schedule.plan, {
     intervalUs: input.intervalUs,
-    onInterval: (interval, latency) => port.postMessage({ interval, latency: encodeIntoCompressedBase64(latency) } satisfies WorkerInterval),
+    onInterval: (interval, _latency, histograms) => port.postMessage({ interval, histograms: histograms.encode() } satisfies WorkerInterval),
   });
   let health: RawGeneratorHealth | undefined;
   const driver = createDriver(input.target, {
-    slice: { index: input.index, count: input.count },
+    slice: subSegment(input.segment, { index: input.index, count: input.count }),
     // Connected and loaded: tell the main thread, then wait for the shared start.
     awaitStart: () => {
       port.postMessage('ready');
