@@ -68,3 +68,10 @@ export class IntervalHistograms {
     encoded.byKind.forEach((h, i) => this.byKind[i]?.add(decodeFromCompressedBase64(h)));
   }
 }
+
+const EMPTY = encodeIntoCompressedBase64(newHistogram());
+
+/** An interval's histograms as a latency.hlog holds them, by tag ('' the untagged one); a tag the interval lacks is empty. */
+export function fromLogTags(byTag: ReadonlyMap<string, string>, kinds: readonly string[]): EncodedIntervalHistograms {
+  return { measured: byTag.get('') ?? EMPTY, warmup: byTag.get(WARMUP_TAG) ?? EMPTY, byKind: kinds.map((k) => byTag.get(kindTag(k)) ?? EMPTY) };
+}
