@@ -39,8 +39,8 @@ export function checkSegments(segments: readonly SegmentRun[]): void {
     const other = segments.find((s) => JSON.stringify(of(s)) !== want);
     if (other) throw new SegmentMergeError(`${other.dir} and ${first.dir} differ in ${what} (${JSON.stringify(of(other))} vs ${want}): they are not segments of one run`);
   };
-  same('profile', (s) => ({ name: s.result.profile.name, sha256: s.result.profile.sha256, overrides: s.result.profile.overrides }));
   same('seed', (s) => s.result.seed);
+  same('profile', (s) => ({ name: s.result.profile.name, sha256: s.result.profile.sha256, overrides: s.result.profile.overrides }));
   same('target', (s) => s.result.target);
   same('segment count', (s) => s.segment.count);
   same('interval', (s) => s.result.intervals.intervalMs);
