@@ -1,5 +1,5 @@
 import type { Breakdown } from './breakdown.ts';
-import { combineOf, specOf, type GaugeCatalog, type GaugeSpec } from './gauges.ts';
+import { combineOf, parseGaugeKey, SHARED_GAUGES, specOf, type GaugeCatalog, type GaugeSpec } from './gauges.ts';
 import { decodeFromCompressedBase64, encodeIntoCompressedBase64 } from './histograms.ts';
 import { type EncodedIntervalHistograms, IntervalHistograms } from './interval-histograms.ts';
 import { type IntervalResult, mergedErrors } from './interval-digest.ts';
@@ -195,8 +195,13 @@ export function combineGauges(samples: readonly Readonly<Record<string, number>>
   return Object.fromEntries(Object.entries(sums).map(([key, { value, n }]) => [key, combineOf(specOf(catalog, key) ?? specByName(key)) === 'mean' ? value / n : value]));
 }
 
-/** Workers post their intervals before their gauge specs reach the main thread: the generator's and the target's are known by name. */
+/**
+ * Workers post their intervals before their gauge specs reach the main thread: the shared gauges
+ * (hit ratio, connections, in flight) are known here, the generator's and the target's by name.
+ */
 function specByName(key: string): GaugeSpec | undefined {
+  const shared = Object.values(SHARED_GAUGES).find((spec) => spec.name === parseGaugeKey(key).name);
+  if (shared) return shared;
   if (key.startsWith('generator')) return { name: key, unit: 'count', family: 'generator', help: '' };
   if (key.startsWith('target.')) return { name: key, unit: 'count', family: 'target', help: '' };
   return undefined;

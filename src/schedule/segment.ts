@@ -18,17 +18,9 @@ export function subSegment(outer: Segment, inner: Segment): Segment {
   return { index: outer.index + inner.index * outer.count, count: outer.count * inner.count };
 }
 
-export function isWhole(segment: Segment): boolean {
-  return segment.count === 1;
-}
-
-export function segmentLabel(segment: Segment): string {
-  return `${segment.index}/${segment.count}`;
-}
-
 /** The schedule's requests of `segment` only; the plan (and so the expected totals) stays the whole run's. */
 export function segmentSchedule(schedule: Schedule, segment: Segment): Schedule {
-  if (isWhole(segment)) return schedule;
+  if (segment.count === 1) return schedule;
   return {
     plan: schedule.plan,
     segment,
