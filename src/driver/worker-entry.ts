@@ -6,7 +6,7 @@ import type { Profile } from '../profile/types.ts';
 import { exportRecorderPart, type IntervalPart, type RecorderPart } from '../recorder/merge.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { createSchedule } from '../schedule/index.ts';
-import { subSegment, type Segment } from '../schedule/segment.ts';
+import { segmentSchedule, subSegment, type Segment } from '../schedule/segment.ts';
 
 /** What the main thread gives a worker. */
 export interface WorkerInput {
@@ -44,14 +44,14 @@ if (parentPort) {
     if (message === 'abort') abort.abort();
     else start(message.start);
   });
-  const schedule = createSchedule(input.profile);
+  // The whole seeded schedule, of which this thread sends its slice: thread w of W inside the run's segment.
+  const schedule = segmentSchedule(createSchedule(input.profile), subSegment(input.segment, { index: input.index, count: input.count }));
   const recorder = new RunRecorder(schedule.plan, {
     intervalUs: input.intervalUs,
     onInterval: (interval, _latency, histograms) => port.postMessage({ interval, histograms: histograms.encode() } satisfies WorkerInterval),
   });
   let health: RawGeneratorHealth | undefined;
   const driver = createDriver(input.target, {
-    slice: subSegment(input.segment, { index: input.index, count: input.count }),
     // Connected and loaded: tell the main thread, then wait for the shared start.
     awaitStart: () => {
       port.postMessage('ready');
