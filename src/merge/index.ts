@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { analyseRun, type RunAnalysis } from '../analysis/analyse-run.ts';
+import { judgeGenerator } from '../analysis/generator.ts';
 import { renderReportsInto } from '../pipeline/run.ts';
 import { mergeRecorderParts } from '../recorder/merge.ts';
 import { buildResult, type MergedSegment, type RunResult } from '../recorder/result.ts';
@@ -6,6 +8,7 @@ import { RunRecorder } from '../recorder/run-recorder.ts';
 import { renderSummary } from '../report/summary.ts';
 import { createRunDir, openIntervalLog, openLatencyLog, writeRunFolder } from '../run-folder/index.ts';
 import { createSchedule } from '../schedule/index.ts';
+import { SegmentMergeError } from './errors.ts';
 import { mergeSegmentIntervals } from './intervals.ts';
 import { checkSegments, readSegments, type SegmentRun } from './segments.ts';
 import { mergedDriverReport, partOfResult } from './totals.ts';
@@ -36,6 +39,8 @@ export interface MergeOutcome {
 export async function mergeRuns(dirs: readonly string[], options: MergeOptions): Promise<MergeOutcome> {
   const segments = readSegments(dirs).sort((a, b) => a.segment.index - b.segment.index);
   checkSegments(segments);
+  const into = segments.find((s) => resolve(s.dir) === resolve(options.outDir));
+  if (into) throw new SegmentMergeError(`--out ${options.outDir} is segment ${into.segment.index}/${into.segment.count}'s own folder: give the merged run a folder of its own`);
   const profile = segments[0]!.profile;
   const plan = createSchedule(profile).plan;
   const results = segments.map((s) => s.result);
@@ -96,7 +101,12 @@ function mergedSegment({ dir, result, segment }: SegmentRun): MergedSegment {
   };
 }
 
+/** The segments under the summary, each with its own generator's judgement: the one that was the limit is named. */
 function mergedNote(segments: readonly SegmentRun[]): string {
-  const lines = segments.map((s) => `- ${s.segment.index}/${s.segment.count}: ${s.dir} (${s.result.requests.sent} sent${s.result.interrupted ? ', interrupted' : ''})`);
+  const lines = segments.map((s) => {
+    const generator = s.result.generator && judgeGenerator(s.result.generator, s.result.driver.transport, s.profile.generator);
+    const limit = generator?.saturated ? `; its generator was the limit: ${generator.reasons.join('; ')}` : '';
+    return `- ${s.segment.index}/${s.segment.count}: ${s.dir} (${s.result.requests.sent} sent${s.result.interrupted ? ', interrupted' : ''}${limit})`;
+  });
   return `\nMerged from ${segments.length} segments (histograms added exactly; the generator judged by its worst segment):\n${lines.join('\n')}\n`;
 }

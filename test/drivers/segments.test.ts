@@ -54,6 +54,7 @@ describe('three hosts, one result: --segment and --start-at against a local HTTP
       // Every segment's generator counts: the merged run's was the limit exactly when one of the segments' was.
       const saturated = (dir: string) => JSON.parse(readFileSync(join(dir, 'analysis.json'), 'utf8')).generator?.saturated === true;
       expect(saturated(join(scratch, 'merged'))).toBe(segments.some(saturated));
+      expect(merge.stdout.includes('its generator was the limit')).toBe(segments.some(saturated));
 
       const merged = read(join(scratch, 'merged'));
       const one = read(whole);

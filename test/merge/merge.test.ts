@@ -101,6 +101,7 @@ describe('stampede merge on the model', () => {
     await expect(refused([segmentDirs[0]!, segmentDirs[1]!, segmentDirs[1]!, segmentDirs[2]!])).rejects.toThrow(/segment 1\/3 given twice/);
     await expect(refused([segmentDirs[0]!, join(scratch, 'whole')])).rejects.toThrow(SegmentMergeError);
     await expect(refused([segmentDirs[0]!, join(scratch, 'whole')])).rejects.toThrow(/not a segment/);
+    await expect(mergeRuns(segmentDirs, { outDir: segmentDirs[1]! })).rejects.toThrow(/is segment 1\/3's own folder/);
   });
 });
 
