@@ -3,6 +3,8 @@
  * then run against its target; the pieces below are for callers that compose their own pipeline.
  */
 export { runProfile, type RunOptions, type RunOutcome } from './pipeline/run.ts';
+export { mergeRuns, SegmentMergeError, type MergeOptions, type MergeOutcome } from './merge/index.ts';
+export { segmentSchedule, type Segment } from './schedule/segment.ts';
 export { loadProfile, parseProfileText, profileJsonSchema, ProfileError, formatProfileError, type ProfileIssue } from './profile/index.ts';
 export type { Profile, ProfileSource, ClientSpec, HotKey, MixEntry, Multiplier, Phase, Popularity, Slo, Distribution } from './profile/index.ts';
 export type { HttpSettings, MemcachedSettings } from './profile/schema.ts';
@@ -17,4 +19,4 @@ export type { RealismFlag } from './analysis/realism/types.ts';
 export { readIntervalLog, readRunFolder, type StoredRun } from './run-folder/index.ts';
 export { checkPlan, planFigures } from './analysis/plan-check.ts';
 export { PlanRefusedError, type PlanFigures } from './analysis/plan-refused.ts';
-export type { RunResult } from './recorder/result.ts';
+export type { MergedSegment, RunResult, RunSegment } from './recorder/result.ts';

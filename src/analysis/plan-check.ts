@@ -66,7 +66,11 @@ export function planFigures(profile: Profile, plan: Plan, scope: PlanScope = {})
   const slices = 3 + plan.kinds.length + plan.clients.length;
   const inFlight = inFlightBound(profile, plan, scope.target ?? profile.target);
   const bytes =
-    (slices + 2) * HISTOGRAM_BYTES + inFlight * (REQUEST_BYTES + meanKeys * KEY_BYTES) + keysPerRequest * (KEY_BYTES + 4) + Math.min(intervals, SERIES_POINTS) * INTERVAL_BYTES;
+    // The totals' slices, the interval's (untagged, warm-up, one per kind, all) and the service time.
+    (slices + 4 + plan.kinds.length) * HISTOGRAM_BYTES +
+    inFlight * (REQUEST_BYTES + meanKeys * KEY_BYTES) +
+    keysPerRequest * (KEY_BYTES + 4) +
+    Math.min(intervals, SERIES_POINTS) * INTERVAL_BYTES;
   return {
     runs,
     requests: Math.round(plan.expectedRequests),
@@ -75,7 +79,8 @@ export function planFigures(profile: Profile, plan: Plan, scope: PlanScope = {})
     durationS: scope.durationS ?? (plan.totalUs / 1e6) * runs,
     memoryMb: Math.ceil((BASE_MB + bytes / MB) * (scope.concurrent ?? 1)),
     files: {
-      latencyLogMb: ((intervals * HLOG_INTERVAL_BYTES) / MB) * runs,
+      // Per interval: the untagged line and one per request kind (the warm-up's lines are few).
+      latencyLogMb: ((intervals * (1 + plan.kinds.length) * HLOG_INTERVAL_BYTES) / MB) * runs,
       intervalsMb: ((intervals * JSONL_INTERVAL_BYTES) / MB) * runs,
       resultMb: ((slices * RESULT_SLICE_BYTES + Math.min(intervals, SERIES_POINTS) * INTERVAL_BYTES) / MB) * runs,
     },

@@ -6,6 +6,8 @@ import { compare } from './commands/compare.ts';
 import { exportCommand } from './commands/export.ts';
 import { history } from './commands/history.ts';
 import { lint } from './commands/lint.ts';
+import { k8s } from './commands/k8s.ts';
+import { merge } from './commands/merge.ts';
 import { qualify } from './commands/qualify.ts';
 import { report } from './commands/report.ts';
 import { run } from './commands/run.ts';
@@ -19,7 +21,7 @@ import { ExitCode } from './exit-codes.ts';
 import { catchInterruptions } from './signals.ts';
 
 /** Every command, for the messages about a command line that names none or a wrong one. */
-const COMMANDS: readonly { command: string }[] = [run, validate, lint, qualify, calibrate, sweep, report, compare, history, serve, schema, exportCommand];
+const COMMANDS: readonly { command: string }[] = [run, validate, lint, qualify, calibrate, sweep, merge, k8s, report, compare, history, serve, schema, exportCommand];
 
 /** Parses argv, runs one command, returns the exit code. Errors become codes in one place: errors.ts. */
 export async function main(argv: string[]): Promise<number> {
@@ -33,6 +35,8 @@ export async function main(argv: string[]): Promise<number> {
     .command(adapt(qualify, setExit, argv))
     .command(adapt(calibrate, setExit, argv))
     .command(adapt(sweep, setExit, argv))
+    .command(adapt(merge, setExit, argv))
+    .command(adapt(k8s, setExit, argv))
     .command(adapt(report, setExit, argv))
     .command(adapt(compare, setExit, argv))
     .command(adapt(history, setExit, argv))

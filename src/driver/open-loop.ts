@@ -66,8 +66,6 @@ export interface OpenLoopOptions {
   inFlightCap: number;
   /** After the schedule ends, how long to wait for responses before failing the rest as `unfinished`. */
   drainUs: number;
-  /** Only requests whose seq ≡ index (mod count) are sent: the worker's slice of the schedule. */
-  slice?: { index: number; count: number };
   /** Housekeeping period (timeouts, interval closes), ms. */
   tickMs?: number;
   /**
@@ -93,8 +91,8 @@ export type SenderMonitor = Pick<GeneratorMonitor, 'sendLateness' | 'dispatchLat
  * Open-loop options as every real driver derives them: the cap from its profile section, a drain of
  * its timeout plus a second, and the worker plumbing passed through.
  */
-export function openLoopOptions(settings: { inFlightCap: number; timeout: number }, worker: Pick<OpenLoopOptions, 'slice' | 'awaitStart' | 'exportHealth'>): OpenLoopOptions {
-  return { inFlightCap: settings.inFlightCap, drainUs: settings.timeout + 1_000_000, slice: worker.slice, awaitStart: worker.awaitStart, exportHealth: worker.exportHealth };
+export function openLoopOptions(settings: { inFlightCap: number; timeout: number }, worker: Pick<OpenLoopOptions, 'awaitStart' | 'exportHealth'>): OpenLoopOptions {
+  return { inFlightCap: settings.inFlightCap, drainUs: settings.timeout + 1_000_000, awaitStart: worker.awaitStart, exportHealth: worker.exportHealth };
 }
 
 /** The generator figures a worker ships so the main thread can merge them exactly. */
@@ -277,15 +275,11 @@ export class OpenLoopRun {
   }
 
   private pull(): void {
-    const slice = this.options.slice;
-    for (;;) {
-      if (!this.schedule.next(this.pending)) {
-        this.hasPending = false;
-        this.exhaustedAtUs = this.nowUs();
-        if (this.freeTop === this.inFlightCap) this.finish?.();
-        return;
-      }
-      if (!slice || this.pending.seq % slice.count === slice.index) break;
+    if (!this.schedule.next(this.pending)) {
+      this.hasPending = false;
+      this.exhaustedAtUs = this.nowUs();
+      if (this.freeTop === this.inFlightCap) this.finish?.();
+      return;
     }
     this.hasPending = true;
   }

@@ -32,8 +32,8 @@ export interface Driver {
 export interface DriverOptions {
   /** Real targets: run the schedule on this many worker threads, each a disjoint slice. */
   workers?: number | undefined;
-  /** Set inside a worker: send only requests with seq ≡ index (mod count). */
-  slice?: { index: number; count: number } | undefined;
+  /** Wall-clock start shared with other segments (`--start-at`, epoch ms): the driver connects, then waits for it. */
+  startAtEpochMs?: number | undefined;
   /** Set inside a worker: called once connected; resolves to the run's shared start (performance.timeOrigin + performance.now(), ms). */
   awaitStart?: OpenLoopOptions['awaitStart'];
   /** Set inside a worker: where the generator's raw figures go at the end. */

@@ -3,10 +3,10 @@ import { createDriver } from './index.ts';
 import type { RawGeneratorHealth } from './open-loop.ts';
 import type { DriverReport } from '../recorder/driver-report.ts';
 import type { Profile } from '../profile/types.ts';
-import { encodeIntoCompressedBase64 } from '../recorder/histograms.ts';
 import { exportRecorderPart, type IntervalPart, type RecorderPart } from '../recorder/merge.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { createSchedule } from '../schedule/index.ts';
+import { segmentSchedule, subSegment, type Segment } from '../schedule/segment.ts';
 
 /** What the main thread gives a worker. */
 export interface WorkerInput {
@@ -14,6 +14,8 @@ export interface WorkerInput {
   target: string;
   index: number;
   count: number;
+  /** The run's own segment of the schedule (`--segment`); the workers split it further. */
+  segment: Segment;
   intervalUs: number;
 }
 
@@ -42,14 +44,14 @@ if (parentPort) {
     if (message === 'abort') abort.abort();
     else start(message.start);
   });
-  const schedule = createSchedule(input.profile);
+  // The whole seeded schedule, of which this thread sends its slice: thread w of W inside the run's segment.
+  const schedule = segmentSchedule(createSchedule(input.profile), subSegment(input.segment, { index: input.index, count: input.count }));
   const recorder = new RunRecorder(schedule.plan, {
     intervalUs: input.intervalUs,
-    onInterval: (interval, latency) => port.postMessage({ interval, latency: encodeIntoCompressedBase64(latency) } satisfies WorkerInterval),
+    onInterval: (interval, _latency, histograms) => port.postMessage({ interval, histograms: histograms.encode() } satisfies WorkerInterval),
   });
   let health: RawGeneratorHealth | undefined;
   const driver = createDriver(input.target, {
-    slice: { index: input.index, count: input.count },
     // Connected and loaded: tell the main thread, then wait for the shared start.
     awaitStart: () => {
       port.postMessage('ready');

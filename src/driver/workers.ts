@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { RunStartError } from './errors.ts';
+import { untilEpoch } from './start-at.ts';
+import { WHOLE } from '../schedule/segment.ts';
 import type { RawGeneratorHealth } from './open-loop.ts';
 import type { Driver, RunContext } from './types.ts';
 import type { DriverReport, TransportReport } from '../recorder/driver-report.ts';
@@ -21,16 +23,17 @@ const START_DELAY_MS = 50;
  * and ships its totals' histograms encoded at the end; the main thread merges them exactly into the
  * run's recorder.
  */
-export function createWorkerDriver(target: string, workers: number): Driver {
-  return { target, run: (context) => runWorkers(context, target, workers) };
+export function createWorkerDriver(target: string, workers: number, startAtEpochMs?: number): Driver {
+  return { target, run: (context) => runWorkers(context, target, workers, startAtEpochMs) };
 }
 
-async function runWorkers(context: RunContext, target: string, count: number): Promise<DriverReport> {
+async function runWorkers(context: RunContext, target: string, count: number, sharedStartEpochMs: number | undefined): Promise<DriverReport> {
   const recorder = context.recorder;
   if (!(recorder instanceof RunRecorder)) throw new RunStartError('--workers needs the run recorder (merging encoded histograms)');
   const entry = workerModule('./worker-entry.ts', import.meta.url);
   const threads = Array.from({ length: count }, (_, index) => {
-    const workerData: WorkerInput = { profile: context.profile, target, index, count, intervalUs: recorder.intervalUs };
+    const segment = context.schedule.segment ?? WHOLE;
+    const workerData: WorkerInput = { profile: context.profile, target, index, count, segment, intervalUs: recorder.intervalUs };
     return new WorkerThread<'ready' | WorkerInterval | WorkerOutput>(entry, `worker ${index}`, workerData);
   });
   const abort = () => threads.forEach((t) => t.post('abort'));
@@ -38,7 +41,8 @@ async function runWorkers(context: RunContext, target: string, count: number): P
   try {
     // Workers load their modules (tsx compiles them) at their own pace; the clock starts for all at once after.
     await fromAll(threads.map((t) => t.next((m) => m === 'ready')));
-    const startAtEpochMs = performance.timeOrigin + performance.now() + START_DELAY_MS;
+    // A start shared with other hosts (--start-at) is theirs too; otherwise the threads start together.
+    const startAtEpochMs = sharedStartEpochMs !== undefined ? await untilEpoch(sharedStartEpochMs, context.signal) : performance.timeOrigin + performance.now() + START_DELAY_MS;
     for (const t of threads) t.post({ start: startAtEpochMs });
     const merger = new IntervalMerger(recorder, count);
     const outputs = await fromAll(threads.map((t, index) => collect(t, index, merger)));

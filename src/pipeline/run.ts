@@ -27,6 +27,7 @@ import {
   writeRunFolder,
 } from '../run-folder/index.ts';
 import { createSchedule } from '../schedule/index.ts';
+import { segmentSchedule, WHOLE, type Segment } from '../schedule/segment.ts';
 import { liveInterval, type LiveObserver } from './live.ts';
 
 export interface RunOptions {
@@ -46,6 +47,10 @@ export interface RunOptions {
   onInterval?: LiveObserver | undefined;
   /** Run a plan over the profile's limits anyway (see analysis/plan-check.ts). */
   force?: boolean | undefined;
+  /** Send only this segment of the schedule (`--segment i/N`: one host of several; `stampede merge` joins them). */
+  segment?: Segment | undefined;
+  /** Wall-clock start shared by every segment (`--start-at`, epoch ms): the run's clock origin. */
+  startAtMs?: number | undefined;
 }
 
 export interface RunOutcome {
@@ -63,10 +68,10 @@ export interface RunOutcome {
  */
 export async function runProfile(profile: Profile, options: RunOptions = {}): Promise<RunOutcome> {
   const target = options.target ?? profile.target;
-  const schedule = createSchedule(profile);
+  const schedule = segmentSchedule(createSchedule(profile), options.segment ?? WHOLE);
   checkPlan(profile, schedule.plan, { intervalUs: options.intervalUs, target, force: options.force });
-  const driver = options.driver ?? createDriver(target, { workers: options.workers });
-  const startedAt = new Date();
+  const driver = options.driver ?? createDriver(target, { workers: options.workers, startAtEpochMs: options.startAtMs });
+  const startedAt = new Date(options.startAtMs ?? Date.now());
   const dir = options.outDir !== undefined ? createRunDir(options.outDir) : createNewRunDir(defaultRunDir(options.reportsRoot ?? 'reports', profile.name, startedAt));
   const stop = new AbortController();
   const stopRun = () => stop.abort();
@@ -92,7 +97,8 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
     recorder.flush();
     const finishedAt = new Date();
     const wall = { finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() };
-    result = buildResult({ profile, plan: schedule.plan, target: driver.target, recorder, driver: report, startedAt: startedAt.toISOString(), wall });
+    const segment = options.segment && { ...options.segment, ...(options.startAtMs !== undefined && { startAt: startedAt.toISOString() }) };
+    result = buildResult({ profile, plan: schedule.plan, target: driver.target, recorder, driver: report, startedAt: startedAt.toISOString(), wall, segment });
   } catch (error) {
     // A run that could not start (or whose driver refused the profile's input, e.g. an unreadable
     // TLS file) measured nothing: it leaves no folder (or, in one the caller named, no log).

@@ -1,5 +1,7 @@
 import type { Breakdown } from './breakdown.ts';
-import { decodeFromCompressedBase64, encodeIntoCompressedBase64, newHistogram, type Histogram } from './histograms.ts';
+import { combineOf, parseGaugeKey, SHARED_GAUGES, specOf, type GaugeCatalog, type GaugeSpec } from './gauges.ts';
+import { decodeFromCompressedBase64, encodeIntoCompressedBase64 } from './histograms.ts';
+import { type EncodedIntervalHistograms, IntervalHistograms } from './interval-histograms.ts';
 import { type IntervalResult, mergedErrors } from './interval-digest.ts';
 import type { RunRecorder } from './run-recorder.ts';
 
@@ -23,10 +25,10 @@ export interface RecorderPart {
   serviceTime: string;
 }
 
-/** One closed interval of a worker, sent as it closes: the interval and its latency histogram, encoded. */
+/** One closed interval of a worker, sent as it closes: the interval and its tagged histograms, encoded. */
 export interface IntervalPart {
   interval: IntervalResult;
-  latency: string;
+  histograms: EncodedIntervalHistograms;
 }
 
 export interface EncodedBreakdown {
@@ -61,18 +63,6 @@ export function exportRecorderPart(r: RunRecorder): RecorderPart {
     byClient: r.byClient.map(encodeBreakdown),
     serviceTime: encodeIntoCompressedBase64(r.serviceTime),
   };
-}
-
-/**
- * How a gauge combines across workers: the generator's own figures are per thread (the worst
- * thread says whether the generator was the limit); the target's stats are the target's (one
- * worker polls them); everything else (in flight, connections, hits) adds up.
- */
-function combineGauge(name: string, a: number | undefined, b: number): number {
-  if (a === undefined) return b;
-  if (name.startsWith('generator.')) return Math.max(a, b);
-  if (name.startsWith('target.')) return a;
-  return a + b;
 }
 
 /** Two workers' same interval: counts added; cut short (coveredMs) only when both were. */
@@ -129,6 +119,8 @@ export class IntervalMerger {
   constructor(
     private readonly into: RunRecorder,
     workers: number,
+    /** The run's gauges, so each combines by its kind (see combineOf); without one, by its name. */
+    private readonly catalog: GaugeCatalog = {},
   ) {
     this.sent = Array.from({ length: workers }, () => 0);
     this.finished = this.sent.map(() => false);
@@ -151,23 +143,66 @@ export class IntervalMerger {
   private drain(): void {
     const complete = (i: number) => this.sent.every((n, w) => n > i || this.finished[w]);
     while (this.pending.has(this.next) && complete(this.next)) {
-      const { interval, latency } = mergeIntervalParts(this.pending.get(this.next)!);
+      const { interval, histograms } = mergeIntervalParts(this.pending.get(this.next)!, this.into.plan.kinds.length, this.catalog);
       this.pending.delete(this.next++);
-      this.into.appendMergedInterval(interval, latency);
+      this.into.appendMergedInterval(interval, histograms);
     }
   }
 }
 
-function mergeIntervalParts(parts: readonly IntervalPart[]): { interval: IntervalResult; latency: Histogram } {
-  const latency: Histogram = newHistogram();
-  const gauges: Record<string, number> = {};
+/**
+ * The same interval of several recorders (worker threads, or the segments of a run on several hosts)
+ * as one: counts added, histograms added exactly (so its percentiles are those of the whole), gauges
+ * combined by their kind.
+ */
+export function mergeIntervalParts(parts: readonly IntervalPart[], kinds: number, catalog: GaugeCatalog): { interval: IntervalResult; histograms: IntervalHistograms } {
+  const histograms = new IntervalHistograms(kinds);
   let merged: IntervalResult | undefined;
-  for (const { interval, latency: encoded } of parts) {
-    latency.add(decodeFromCompressedBase64(encoded));
-    for (const [name, value] of Object.entries(interval.gauges)) gauges[name] = combineGauge(name, gauges[name], value);
+  for (const { interval, histograms: encoded } of parts) {
+    histograms.add(encoded);
     merged = merged ? addIntervals(merged, interval) : { ...interval };
   }
-  const completed = latency.totalCount;
-  const latencyUs = completed === 0 ? { p50: 0, p99: 0, max: 0 } : { p50: latency.getValueAtPercentile(50), p99: latency.getValueAtPercentile(99), max: latency.maxValue };
-  return { interval: { ...merged!, latencyUs, gauges }, latency };
+  const latency = histograms.all();
+  const latencyUs = latency.totalCount === 0 ? { p50: 0, p99: 0, max: 0 } : { p50: latency.getValueAtPercentile(50), p99: latency.getValueAtPercentile(99), max: latency.maxValue };
+  return {
+    interval: {
+      ...merged!,
+      latencyUs,
+      gauges: combineGauges(
+        parts.map((p) => p.interval.gauges),
+        catalog,
+      ),
+    },
+    histograms,
+  };
+}
+
+/** Gauges of one interval from several recorders, each combined as its spec says (combineOf): summed, averaged, the worst, or the first's. */
+export function combineGauges(samples: readonly Readonly<Record<string, number>>[], catalog: GaugeCatalog): Record<string, number> {
+  const sums: Record<string, { value: number; n: number }> = {};
+  for (const gauges of samples) {
+    for (const [key, value] of Object.entries(gauges)) {
+      const seen = sums[key];
+      if (!seen) {
+        sums[key] = { value, n: 1 };
+        continue;
+      }
+      const how = combineOf(specOf(catalog, key) ?? specByName(key));
+      seen.value = how === 'max' ? Math.max(seen.value, value) : how === 'first' ? seen.value : seen.value + value;
+      seen.n++;
+    }
+  }
+  return Object.fromEntries(Object.entries(sums).map(([key, { value, n }]) => [key, combineOf(specOf(catalog, key) ?? specByName(key)) === 'mean' ? value / n : value]));
+}
+
+/**
+ * Workers post their intervals before their gauge specs reach the main thread: the shared gauges
+ * (hit ratio, connections, in flight) are known here, the generator's and the target's by name.
+ */
+function specByName(key: string): GaugeSpec | undefined {
+  const shared = Object.values(SHARED_GAUGES).find((spec) => spec.name === parseGaugeKey(key).name);
+  if (shared) return shared;
+  if (key.startsWith('generator')) return { name: key, unit: 'count', family: 'generator', help: '' };
+  if (key.startsWith('target.')) return { name: key, unit: 'count', family: 'target', help: '' };
+  return undefined;
 }

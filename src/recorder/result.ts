@@ -71,6 +71,25 @@ export interface RunResult {
   gauges: GaugeCatalog;
   /** Wall-clock facts: the only part that differs between two runs of the same model profile and seed. */
   wall: { finishedAt: string; elapsedMs: number };
+  /** One segment of a run split across hosts (`--segment index/count`); `startAt`: the shared clock origin (`--start-at`). */
+  segment?: RunSegment;
+  /** A run merged from its segments (`stampede merge`): each segment as it ran. */
+  merged?: { segments: MergedSegment[] };
+}
+
+export interface RunSegment {
+  index: number;
+  count: number;
+  startAt?: string;
+}
+
+/** What a merged result keeps of each segment: where it came from and its own generator's figures (each one counts). */
+export interface MergedSegment extends RunSegment {
+  dir: string;
+  target: string;
+  requests: { sent: number; ok: number; failed: number };
+  interrupted: boolean;
+  generator?: GeneratorFigures;
 }
 
 export interface ResultInputs {
@@ -81,13 +100,16 @@ export interface ResultInputs {
   driver: DriverReport;
   startedAt: string;
   wall: RunResult['wall'];
+  segment?: RunSegment | undefined;
 }
 
-export function buildResult({ profile, plan, target, recorder, driver, startedAt, wall }: ResultInputs): RunResult {
+export function buildResult({ profile, plan, target, recorder, driver, startedAt, wall, segment }: ResultInputs): RunResult {
   const ok = recorder.ok.latency.totalCount;
   const failed = recorder.failed.latency.totalCount;
   const durationS = plan.durationUs / 1e6;
-  const measuredExpected = plan.expectedRequests - expectedDuringWarmup(plan);
+  // A segment is asked for its share of the run: 1/count of every request, spread evenly by seq.
+  const share = 1 / (segment?.count ?? 1);
+  const measuredExpected = (plan.expectedRequests - expectedDuringWarmup(plan)) * share;
   return {
     schema: RESULT_SCHEMA,
     profile: { name: profile.name, description: profile.description, file: profile.source.file, sha256: profile.source.sha256, overrides: profile.source.overrides },
@@ -117,11 +139,12 @@ export function buildResult({ profile, plan, target, recorder, driver, startedAt
     byKind: Object.fromEntries(plan.kinds.map((kind, i) => [kind, recorder.byKind[i]!.toJSON()])),
     byClient: Object.fromEntries(plan.clients.map((c, i) => [c.name, { ...recorder.byClient[i]!.toJSON(), instances: c.instances }])),
     intervals: recorder.digest.summary(),
-    askedRate: askedRateCurve(plan),
+    askedRate: askedRateCurve(plan).map(([tMs, rps]): [number, number] => [tMs, roundTo(rps * share, 2)]),
     driver: driverSection(driver),
     ...(driver.generator ? { generator: driver.generator } : {}),
     gauges: gaugeCatalog(driver.gauges),
     wall,
+    ...(segment && { segment }),
   };
 }
 

@@ -1,7 +1,9 @@
 import type { Plan } from '../schedule/types.ts';
 import { Breakdown } from './breakdown.ts';
-import { HistogramLogWriter, newHistogram, type Histogram } from './histograms.ts';
+import { newHistogram, type Histogram } from './histograms.ts';
 import { IntervalDigest, type IntervalResult } from './interval-digest.ts';
+import { IntervalHistograms } from './interval-histograms.ts';
+import { logHeader, logInterval } from './latency-log.ts';
 import type { GaugeSource, Recorder } from './types.ts';
 
 export type { IntervalResult } from './interval-digest.ts';
@@ -13,10 +15,11 @@ export interface RecorderOptions {
   /** Epoch ms written as the log's StartTime. */
   startTimeMs?: number;
   /**
-   * Receives every closed interval and its latency histogram, in order (the run folder's
-   * intervals.jsonl; a worker's message to the main thread). The histogram is reset after the call.
+   * Receives every closed interval, the histogram of all its completions and its tagged histograms
+   * (measured, per kind, warm-up), in order (the run folder's intervals.jsonl; a worker's message to
+   * the main thread). The histograms are reset after the call.
    */
-  onInterval?: (interval: IntervalResult, latency: Histogram) => void;
+  onInterval?: (interval: IntervalResult, latency: Histogram, histograms: IntervalHistograms) => void;
 }
 
 const NO_GAUGES: GaugeSource = () => ({});
@@ -53,8 +56,8 @@ export class RunRecorder implements Recorder {
 
   private gaugeSource = NO_GAUGES;
   private readonly droppedReason: number;
-  private readonly intervalLatency = newHistogram();
-  private readonly log: HistogramLogWriter | undefined;
+  private readonly intervalHistograms: IntervalHistograms;
+  private readonly log: ((chunk: string) => void) | undefined;
   private intervalIndex = 0;
   private intervalSent = 0;
   private intervalOk = 0;
@@ -65,7 +68,7 @@ export class RunRecorder implements Recorder {
   private lastEventUs = 0;
 
   constructor(
-    private readonly plan: Plan,
+    readonly plan: Plan,
     options: RecorderOptions = {},
   ) {
     this.intervalUs = options.intervalUs ?? 1_000_000;
@@ -74,13 +77,9 @@ export class RunRecorder implements Recorder {
     this.byKind = plan.kinds.map(() => new Breakdown());
     this.byClient = plan.clients.map(() => new Breakdown());
     this.droppedReason = this.reason('dropped');
-    if (options.hlog) {
-      this.log = new HistogramLogWriter(options.hlog);
-      this.log.outputLogFormatVersion();
-      this.log.outputComment(`stampede latency (µs from intended send time), interval ${this.intervalUs / 1e6}s`);
-      this.log.outputStartTime(options.startTimeMs ?? 0);
-      this.log.outputLegend();
-    }
+    this.intervalHistograms = new IntervalHistograms(plan.kinds.length);
+    this.log = options.hlog;
+    this.log?.(logHeader({ startTimeMs: options.startTimeMs ?? 0, intervalUs: this.intervalUs, warmupUs: plan.warmupUs, kinds: plan.kinds }));
   }
 
   reason(name: string): number {
@@ -112,10 +111,11 @@ export class RunRecorder implements Recorder {
       this.intervalFailed++;
       this.intervalErrors[reason]!++;
     } else this.intervalOk++;
-    this.intervalLatency.recordValue(latencyUs);
     if (completedAtUs > this.lastCompletionUs) this.lastCompletionUs = completedAtUs;
     // A request is measured by when it was sent; one never sent, by when it failed.
-    if ((wired ? sentAtUs : completedAtUs) < this.plan.warmupUs) return;
+    const measured = (wired ? sentAtUs : completedAtUs) >= this.plan.warmupUs;
+    this.intervalHistograms.record(latencyUs, kind, measured);
+    if (!measured) return;
     this.all.record(latencyUs, failed);
     (failed ? this.failed : this.ok).record(latencyUs, failed);
     this.byKind[kind]!.record(latencyUs, failed);
@@ -150,15 +150,15 @@ export class RunRecorder implements Recorder {
    * Appends an interval built elsewhere (merged from workers' recorders): the next interval in
    * order, written to the interval log like one this recorder closed itself.
    */
-  appendMergedInterval(interval: IntervalResult, latency: Histogram): void {
-    this.publish(interval, latency);
+  appendMergedInterval(interval: IntervalResult, histograms: IntervalHistograms): void {
+    this.publish(interval, histograms.all(), histograms);
     this.intervalIndex++;
   }
 
   /** `endUs`: when the run ended inside this interval (flush); the interval's own end otherwise. */
   private closeInterval(endUs?: number): void {
     const startUs = this.intervalIndex * this.intervalUs;
-    const h = this.intervalLatency;
+    const h = this.intervalHistograms.all();
     const completed = h.totalCount;
     const coveredUs = endUs === undefined ? this.intervalUs : Math.min(this.intervalUs, Math.max(1000, endUs - startUs));
     const interval: IntervalResult = {
@@ -174,8 +174,8 @@ export class RunRecorder implements Recorder {
       ...this.intervalErrorCounts(),
       ...(coveredUs < this.intervalUs && { coveredMs: coveredUs / 1000 }),
     };
-    this.publish(interval, h);
-    h.reset();
+    this.publish(interval, h, this.intervalHistograms);
+    this.intervalHistograms.reset();
     this.intervalIndex++;
     this.intervalSent = this.intervalOk = this.intervalFailed = this.intervalDropped = 0;
     this.intervalErrors.fill(0);
@@ -191,9 +191,9 @@ export class RunRecorder implements Recorder {
     return { errors };
   }
 
-  private publish(interval: IntervalResult, latency: Histogram): void {
+  private publish(interval: IntervalResult, latency: Histogram, histograms: IntervalHistograms): void {
     this.digest.add(interval);
-    this.log?.outputIntervalHistogram(latency, interval.tMs / 1000, interval.tMs / 1000 + this.intervalUs / 1e6, 1);
-    this.onInterval?.(interval, latency);
+    this.log?.(logInterval(interval.tMs / 1000, this.intervalUs / 1e6, histograms, this.plan.kinds));
+    this.onInterval?.(interval, latency, histograms);
   }
 }

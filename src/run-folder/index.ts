@@ -181,6 +181,13 @@ export function isRunFolder(dir: string): boolean {
   return existsSync(join(dir, RUN_FILES.result));
 }
 
+/** latency.hlog's lines as they stream; none for a folder without one. */
+export async function* readLatencyLogLines(dir: string): AsyncGenerator<string> {
+  const path = join(dir, RUN_FILES.latencyLog);
+  if (!existsSync(path)) return;
+  yield* createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+}
+
 /** The interval log read back as it streams, `perColumn` intervals summed per column (the heatmap's); none for a folder without one. */
 export async function readLatencyLogOf(dir: string, perColumn: number): Promise<LoggedInterval[] | undefined> {
   const path = join(dir, RUN_FILES.latencyLog);

@@ -82,6 +82,8 @@ export interface Keyspace {
 
 export interface Schedule {
   readonly plan: Plan;
+  /** Set when this is one segment of the schedule (`--segment i/N`): only its requests come out of `next`. */
+  readonly segment?: { index: number; count: number };
   /** Fills `into` with the next request in intended-time order; false when the schedule is exhausted. */
   next(into: ScheduledRequest): boolean;
 }

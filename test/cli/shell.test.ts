@@ -7,7 +7,7 @@ import { stampede } from '../helpers/cli.ts';
 const scratch = mkdtempSync(join(tmpdir(), 'stampede-shell-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const COMMANDS = ['run', 'validate', 'lint', 'qualify', 'calibrate', 'sweep', 'report', 'compare', 'history', 'serve', 'schema', 'export'];
+const COMMANDS = ['run', 'validate', 'lint', 'qualify', 'calibrate', 'sweep', 'merge', 'k8s', 'report', 'compare', 'history', 'serve', 'schema', 'export'];
 const SMALL = 'test/fixtures/cli/small.yaml';
 
 describe('stampede completion', { timeout: 60_000 }, () => {

@@ -7,6 +7,7 @@ import type { GeneratorSnapshot } from '../../src/generator/health.ts';
 import { newHistogram, type Histogram } from '../../src/recorder/histograms.ts';
 import { RunRecorder } from '../../src/recorder/run-recorder.ts';
 import { createSchedule } from '../../src/schedule/index.ts';
+import { segmentSchedule, WHOLE, type Segment } from '../../src/schedule/segment.ts';
 import type { Plan, Schedule, ScheduledRequest } from '../../src/schedule/types.ts';
 import { makeProfile } from '../helpers/profile.ts';
 import { VirtualClock } from '../helpers/virtual-clock.ts';
@@ -135,14 +136,14 @@ interface Outcome {
   unfinished: number;
 }
 
-async function runOpenLoop(timesMs: readonly number[], behaviour: Behaviour, options: Partial<OpenLoopOptions> & { abortAtMs?: number } = {}): Promise<Outcome> {
+async function runOpenLoop(timesMs: readonly number[], behaviour: Behaviour, options: Partial<OpenLoopOptions> & { abortAtMs?: number; segment?: Segment } = {}): Promise<Outcome> {
   const clock = new VirtualClock();
   const monitor = new LatenessMonitor();
   const recorder = new RunRecorder(plan, { intervalUs: 10_000 });
   const abort = new AbortController();
   if (options.abortAtMs === 0) abort.abort();
   else if (options.abortAtMs !== undefined) clock.after(options.abortAtMs, () => abort.abort());
-  const context = { profile, schedule: listSchedule(timesMs), recorder, signal: abort.signal };
+  const context = { profile, schedule: segmentSchedule(listSchedule(timesMs), options.segment ?? WHOLE), recorder, signal: abort.signal };
   const run = new OpenLoopRun(context, { inFlightCap: 1000, drainUs: 1_000_000, ...options, clock, monitor });
   const transport = new FakeTransport(clock, behaviour);
   transport.run = run;
@@ -221,15 +222,15 @@ describe('open-loop pacer: abort', () => {
   });
 });
 
-describe('open-loop pacer: worker slices', () => {
+describe('open-loop pacer: a segment of the schedule (a worker thread’s, a host’s)', () => {
   it.each([
     { index: 0, count: 1 },
     { index: 0, count: 3 },
     { index: 1, count: 3 },
     { index: 2, count: 3 },
     { index: 3, count: 4 },
-  ])('worker $index of $count sends exactly seq ≡ $index (mod $count)', async ({ index, count }) => {
-    const { transport, recorder } = await runOpenLoop(range(20), { responseMs: () => 2 }, { slice: { index, count } });
+  ])('segment $index of $count sends exactly seq ≡ $index (mod $count)', async ({ index, count }) => {
+    const { transport, recorder } = await runOpenLoop(range(20), { responseMs: () => 2 }, { segment: { index, count } });
     const expected = range(20).filter((seq) => seq % count === index);
     expect(transport.submitted).toEqual(expected);
     expect(recorder.ok.ok).toBe(expected.length);

@@ -85,15 +85,15 @@ describe('RunRecorder', () => {
     // Gauges are read when the boundary is crossed: here by the request at 1.0s, after inFlight became 10.
     expect(recorder.digest.summary().series[1]!.gauges.inFlight).toBe(10);
     expect(recorder.digest.summary().series[0]!.goodputRps).toBe(10);
+    // Each interval: an untagged line (the measured requests) and one per request kind (the same, tagged).
     const reader = new HistogramLogReader(log);
-    let total = 0;
-    let intervals = 0;
+    const totals = new Map<string, { count: number; intervals: number }>();
     for (let h = reader.nextIntervalHistogram(); h; h = reader.nextIntervalHistogram()) {
-      total += h.totalCount;
-      intervals++;
+      const seen = totals.get(h.tag) ?? { count: 0, intervals: 0 };
+      totals.set(h.tag, { count: seen.count + h.totalCount, intervals: seen.intervals + 1 });
     }
-    expect(intervals).toBe(4);
-    expect(total).toBe(20);
+    expect(Object.fromEntries(totals)).toEqual({ 'NO TAG': { count: 20, intervals: 4 }, [`kind:${planWith('0s').kinds[0]}`]: { count: 20, intervals: 4 } });
+    expect(log).toContain('#[Latency unit: microseconds');
   });
 
   it('judges the SLO on the histograms, counting failures in the tail and in the error rate', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planFigures } from '../../src/analysis/plan-check.ts';
 import type { Qualification, StepOutcome } from '../../src/analysis/qualification.ts';
 import { defineGauge, gaugeCatalog } from '../../src/recorder/gauges.ts';
-import { encodeIntoCompressedBase64, newHistogram } from '../../src/recorder/histograms.ts';
+import { newHistogram } from '../../src/recorder/histograms.ts';
 import { IntervalMerger } from '../../src/recorder/merge.ts';
 import { askedRateCurve, buildResult } from '../../src/recorder/result.ts';
 import { type IntervalResult, RunRecorder } from '../../src/recorder/run-recorder.ts';
@@ -66,7 +66,7 @@ describe('errors by reason over time', () => {
     const merged = new RunRecorder(plan, { onInterval: (i) => mergedIntervals.push(i) });
     const merger = new IntervalMerger(merged, 2);
     const worker = (index: number, reasonName: string) => {
-      const r = new RunRecorder(plan, { onInterval: (interval, latency) => merger.add(index, { interval, latency: encodeIntoCompressedBase64(latency) }) });
+      const r = new RunRecorder(plan, { onInterval: (interval, _latency, histograms) => merger.add(index, { interval, histograms: histograms.encode() }) });
       const code = r.reason(reasonName);
       r.complete(0, 0, 100_000, 0, 0, code);
       r.complete(0, 0, 200_000, 0, 0, code);

@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import { allowRemoteOption, type ArgsOf, type StampedeCommand, forceOption, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
 import { exitCodeOf } from '../exit-codes.ts';
 import { allowedRemoteHosts, numberOption, optionalNumberOption, optionError } from '../options.ts';
+import { segmentOption, startAtOption } from '../segment-options.ts';
 
 const builder = (yargs: Argv) =>
   forceOption(junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs))))))
@@ -10,7 +11,12 @@ const builder = (yargs: Argv) =>
     .option('seed', { type: 'string', describe: 'shorthand for --set seed=N' })
     .option('interval', { type: 'string', default: '1s', describe: 'interval of the per-interval histograms and gauges' })
     .option('quiet', { type: 'boolean', default: false, describe: 'print only the output folder' })
-    .option('workers', { type: 'string', describe: `real targets: send from N worker threads (1–${MAX_WORKERS}), each a disjoint slice of the schedule` });
+    .option('workers', { type: 'string', describe: `real targets: send from N worker threads (1–${MAX_WORKERS}), each a disjoint slice of the schedule` })
+    .option('segment', {
+      type: 'string',
+      describe: 'i/N: send only segment i (0-based) of N disjoint slices of the schedule, one per host; index/N reads JOB_COMPLETION_INDEX (stampede merge joins them)',
+    })
+    .option('start-at', { type: 'string', describe: 'UTC time (ISO 8601) the run starts at, shared by every segment: waits until then' });
 
 /** More sending threads than this only adds contention on any machine stampede runs on. */
 const MAX_WORKERS = 64;
@@ -34,6 +40,8 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
       throw optionError('--seed', 'conflicts with --set seed=…', 'give the seed once: --seed N or --set seed=N');
     const workers = args.workers === undefined ? undefined : numberOption('--workers', args.workers, { min: 1, max: MAX_WORKERS, integer: true, example: '2' });
     const intervalUs = input.durationOption('--interval', args.interval);
+    const segment = args.segment === undefined ? undefined : segmentOption(args.segment, process.env);
+    const startAtMs = args.startAt === undefined ? undefined : startAtOption(args.startAt, Date.now());
     const overrides = seed === undefined ? args.set : [...args.set, `seed=${seed}`];
     const profile = await input.loadProfileWithSample(args.profile, overrides, args.productionSample);
     const { target: sendTo, from } = input.effectiveTarget(target, profile);
@@ -41,6 +49,7 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
       throw optionError('--workers', 'applies to real targets; the model runs in virtual time on one thread', 'drop --workers, or give --target');
     const remote = input.guardTarget(sendTo, allowedRemoteHosts(args.allowRemote, process.env.STAMPEDE_ALLOW_REMOTE), from);
     if (remote.length > 0) process.stderr.write(input.remoteNotice(remote));
+    if (startAtMs !== undefined && startAtMs > Date.now()) process.stderr.write(`stampede: waiting for the shared start at ${new Date(startAtMs).toISOString()}\n`);
     const live = await startLiveView(args);
     try {
       const { result, analysis, summary, dir } = await runProfile(profile, {
@@ -49,6 +58,8 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
         intervalUs,
         signal,
         workers,
+        segment,
+        startAtMs,
         force: args.force,
         onInterval: live.observer(),
       });

@@ -1,0 +1,51 @@
+import { optionError } from './options.ts';
+
+/* `--segment` and `--start-at`: one host's share of a run split across hosts, and the instant they all start. */
+
+/** Most segments of one run: far more hosts than any run needs, far fewer than would make each segment too thin to judge. */
+export const MAX_SEGMENTS = 1000;
+
+/** The variable a Kubernetes Indexed Job gives each pod: its completion index, 0-based. */
+export const JOB_INDEX_VARIABLE = 'JOB_COMPLETION_INDEX';
+
+/** A start this far in the past still starts (at once, catching up); more means the hosts cannot share it. */
+export const START_AT_TOLERANCE_MS = 5_000;
+
+/**
+ * `--segment i/N`: segment i (0-based) of N. `index/N` takes i from JOB_COMPLETION_INDEX, as a
+ * pod of a Kubernetes Indexed Job has it (`stampede k8s` writes that).
+ */
+export function segmentOption(text: string, env: Readonly<Record<string, string | undefined>>): { index: number; count: number } {
+  const match = /^\s*(\d+|index)\s*\/\s*(\d+)\s*$/.exec(text);
+  if (!match)
+    throw optionError('--segment', `expected i/N (segment i of N, 0-based), got ${JSON.stringify(text)}`, 'e.g. --segment 0/3, or --segment index/3 in a Kubernetes Indexed Job');
+  const count = Number(match[2]);
+  const indexText = match[1] === 'index' ? env[JOB_INDEX_VARIABLE] : match[1]!;
+  if (indexText === undefined)
+    throw optionError('--segment', `${text} takes the segment from ${JOB_INDEX_VARIABLE}, which is not set`, `set it, or give the index: --segment 0/${count}`);
+  if (!/^\d+$/.test(indexText.trim()))
+    throw optionError('--segment', `${JOB_INDEX_VARIABLE}=${JSON.stringify(indexText)} is not a whole number`, 'a Kubernetes Indexed Job sets it to 0, 1, …');
+  const index = Number(indexText);
+  if (count < 1 || count > MAX_SEGMENTS) throw optionError('--segment', `expected 1 to ${MAX_SEGMENTS} segments, got ${count}`, 'e.g. --segment 0/3');
+  if (index >= count) throw optionError('--segment', `segment ${index} of ${count} does not exist (segments are 0 to ${count - 1})`, `e.g. --segment ${count - 1}/${count}`);
+  return { index, count };
+}
+
+/**
+ * `--start-at 2026-01-01T12:00:00Z`: epoch ms. A time zone is required (an instant shared by hosts
+ * in different zones); a time more than START_AT_TOLERANCE_MS past cannot be shared any more.
+ */
+export function startAtOption(text: string, nowMs: number): number {
+  const hasZone = /(Z|[+-]\d\d:?\d\d)$/i.test(text.trim());
+  const ms = hasZone && /^\d{4}-\d\d-\d\dT/.test(text.trim()) ? Date.parse(text) : Number.NaN;
+  if (!Number.isFinite(ms))
+    throw optionError(
+      '--start-at',
+      `expected an ISO 8601 UTC time, got ${JSON.stringify(text)}`,
+      `e.g. --start-at ${new Date(nowMs + 60_000).toISOString().replace(/\.\d+Z$/, 'Z')}`,
+    );
+  if (ms < nowMs - START_AT_TOLERANCE_MS) {
+    throw optionError('--start-at', `${text} is ${((nowMs - ms) / 1000).toFixed(1)} s in the past`, 'every segment must be started before the shared start: give a later time');
+  }
+  return ms;
+}

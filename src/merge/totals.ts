@@ -1,0 +1,94 @@
+import type { BreakdownResult } from '../recorder/breakdown.ts';
+import type { DriverReport, GeneratorFigures, TransportReport } from '../recorder/driver-report.ts';
+import type { EncodedBreakdown, RecorderPart } from '../recorder/merge.ts';
+import type { RunResult } from '../recorder/result.ts';
+import type { Plan } from '../schedule/types.ts';
+import { SegmentMergeError } from './errors.ts';
+
+/** A segment's totals as the recorder merges them (the same exact path as --workers' threads): counts, and every slice's encoded histogram. */
+export function partOfResult(result: RunResult, plan: Plan): RecorderPart {
+  const slice = (b: BreakdownResult | undefined, name: string): EncodedBreakdown => {
+    if (!b) throw new SegmentMergeError(`a segment's result has no ${name} slice: it was not run from this profile`);
+    return { ok: b.ok, failed: b.failed, latency: b.histogram };
+  };
+  const errors = Object.entries(result.errors);
+  return {
+    reasons: ['ok', ...errors.map(([name]) => name)],
+    errorCounts: [0, ...errors.map(([, n]) => n)],
+    sentCount: result.requests.sent,
+    notSentCount: result.requests.notSent,
+    droppedCount: result.requests.dropped,
+    warmupSent: result.requests.warmup,
+    lastCompletionUs: 0,
+    all: { ok: result.byOutcome.ok.requests, failed: result.byOutcome.failed.requests, latency: result.histograms.latency },
+    ok: slice(result.byOutcome.ok, 'ok'),
+    failed: slice(result.byOutcome.failed, 'failed'),
+    byKind: plan.kinds.map((kind) => slice(result.byKind[kind], `kind ${kind}`)),
+    byClient: plan.clients.map((client) => slice(result.byClient[client.name], `client ${client.name}`)),
+    serviceTime: result.histograms.serviceTime,
+  };
+}
+
+/**
+ * The segments' driver reports as one. Each segment had its own generator (its own host): the
+ * merged generator is judged by the worst one — if any segment's generator was the limit, the
+ * merged run's was too — with the counts summed. The model's own account is per segment (each
+ * simulated the system at its share of the load), so the merge keeps none.
+ */
+export function mergedDriverReport(results: readonly RunResult[]): DriverReport {
+  const generators = results.flatMap((r) => (r.generator ? [r.generator] : []));
+  const transports = results.flatMap((r) => (r.driver.transport ? [r.driver.transport] : []));
+  const first = results[0]!;
+  return {
+    elapsedUs: Math.max(...results.map((r) => r.wall.elapsedMs * 1000)),
+    interrupted: results.some((r) => r.interrupted),
+    loop: results.some((r) => r.driver.loop === 'closed') ? 'closed' : 'open',
+    gauges: [...new Map(results.flatMap((r) => Object.values(r.gauges)).map((g) => [g.name, g])).values()],
+    ...(generators.length > 0 && { generator: worstGenerator(generators) }),
+    ...(transports.length > 0 && { transport: mergedTransport(transports) }),
+    ...(first.driver.targetStats !== undefined && { targetStats: first.driver.targetStats }),
+  };
+}
+
+function worstGenerator(all: readonly GeneratorFigures[]): GeneratorFigures {
+  const max = (of: (g: GeneratorFigures) => number) => Math.max(...all.map(of));
+  const sum = (of: (g: GeneratorFigures) => number) => all.reduce((a, g) => a + of(g), 0);
+  const worst = (of: (g: GeneratorFigures) => GeneratorFigures['sendLatenessUs']) => ({
+    mean: max((g) => of(g).mean),
+    p50: max((g) => of(g).p50),
+    p99: max((g) => of(g).p99),
+    max: max((g) => of(g).max),
+  });
+  return {
+    eventLoopLagMs: { mean: max((g) => g.eventLoopLagMs.mean), p99: max((g) => g.eventLoopLagMs.p99), max: max((g) => g.eventLoopLagMs.max) },
+    cpu: max((g) => g.cpu),
+    sendLatenessUs: worst((g) => g.sendLatenessUs),
+    dispatchLatenessUs: worst((g) => g.dispatchLatenessUs),
+    dropped: sum((g) => g.dropped),
+    inFlightCap: sum((g) => g.inFlightCap),
+    waitedForConnection: sum((g) => g.waitedForConnection),
+    threads: sum((g) => g.threads),
+  };
+}
+
+/** The first segment's transport as the shape, counts summed over segments, each segment's kept under perWorker. */
+function mergedTransport(reports: readonly TransportReport[]): TransportReport {
+  const sum = (figure: 'connects' | 'protocolErrors') => reports.reduce((a, r) => a + r[figure], 0);
+  const own = reports.flatMap(({ perWorker, ...r }) => perWorker ?? [r]);
+  const first = reports[0]!;
+  const merged: TransportReport = { ...first, connects: sum('connects'), protocolErrors: sum('protocolErrors'), perWorker: own };
+  if (merged.protocol === 'http') merged.statusCodes = addCounts(own.map((r) => (r.protocol === 'http' ? r.statusCodes : {})));
+  if (merged.protocol === 'memcached') {
+    merged.hits = own.reduce((a, r) => a + (r.protocol === 'memcached' ? r.hits : 0), 0);
+    merged.misses = own.reduce((a, r) => a + (r.protocol === 'memcached' ? r.misses : 0), 0);
+    merged.hitRatio = merged.hits + merged.misses === 0 ? 0 : merged.hits / (merged.hits + merged.misses);
+    merged.serverErrors = addCounts(own.map((r) => (r.protocol === 'memcached' ? r.serverErrors : {})));
+  }
+  return merged;
+}
+
+function addCounts(all: readonly Record<string, number>[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const counts of all) for (const [k, n] of Object.entries(counts)) out[k] = (out[k] ?? 0) + n;
+  return out;
+}

@@ -1,0 +1,77 @@
+import { decodeFromCompressedBase64, encodeIntoCompressedBase64, newHistogram, type Histogram } from './histograms.ts';
+
+/*
+ * One interval's latency histograms, as latency.hlog carries them (HdrHistogram's `Tag=`):
+ * - untagged: the measured requests that completed in the interval — summed over the log they are
+ *   result.json's `latencyUs`, count for count;
+ * - `kind:<name>`: the same, for one request kind (result.json's `byKind`);
+ * - `warmup`: requests sent during the warm-up, kept apart so no reader mixes them in by accident.
+ * A request is measured by when it was sent (or, never sent, by when it failed), as the totals are.
+ */
+
+export const WARMUP_TAG = 'warmup';
+export const KIND_TAG_PREFIX = 'kind:';
+
+export function kindTag(kind: string): string {
+  return `${KIND_TAG_PREFIX}${kind}`;
+}
+
+/** The histograms of one interval, compressed base64: what a worker posts, what a segment's log holds. */
+export interface EncodedIntervalHistograms {
+  measured: string;
+  warmup: string;
+  byKind: string[];
+}
+
+export class IntervalHistograms {
+  readonly measured: Histogram = newHistogram();
+  readonly warmup: Histogram = newHistogram();
+  readonly byKind: Histogram[];
+  private readonly everything: Histogram = newHistogram();
+
+  constructor(kinds: number) {
+    this.byKind = Array.from({ length: kinds }, () => newHistogram());
+  }
+
+  /** Hot path: one completion. */
+  record(latencyUs: number, kind: number, measured: boolean): void {
+    if (!measured) {
+      this.warmup.recordValue(latencyUs);
+      return;
+    }
+    this.measured.recordValue(latencyUs);
+    this.byKind[kind]!.recordValue(latencyUs);
+  }
+
+  /** Every completion of the interval, warm-up included (the interval's own percentiles); valid until the next call. */
+  all(): Histogram {
+    this.everything.reset();
+    this.everything.add(this.measured);
+    this.everything.add(this.warmup);
+    return this.everything;
+  }
+
+  reset(): void {
+    this.measured.reset();
+    this.warmup.reset();
+    for (const h of this.byKind) h.reset();
+  }
+
+  encode(): EncodedIntervalHistograms {
+    return { measured: encodeIntoCompressedBase64(this.measured), warmup: encodeIntoCompressedBase64(this.warmup), byKind: this.byKind.map((h) => encodeIntoCompressedBase64(h)) };
+  }
+
+  /** Adds another recorder's same interval, exactly (HDR histograms add bucket by bucket). */
+  add(encoded: EncodedIntervalHistograms): void {
+    this.measured.add(decodeFromCompressedBase64(encoded.measured));
+    this.warmup.add(decodeFromCompressedBase64(encoded.warmup));
+    encoded.byKind.forEach((h, i) => this.byKind[i]?.add(decodeFromCompressedBase64(h)));
+  }
+}
+
+const EMPTY = encodeIntoCompressedBase64(newHistogram());
+
+/** An interval's histograms as a latency.hlog holds them, by tag ('' the untagged one); a tag the interval lacks is empty. */
+export function fromLogTags(byTag: ReadonlyMap<string, string>, kinds: readonly string[]): EncodedIntervalHistograms {
+  return { measured: byTag.get('') ?? EMPTY, warmup: byTag.get(WARMUP_TAG) ?? EMPTY, byKind: kinds.map((k) => byTag.get(kindTag(k)) ?? EMPTY) };
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { CommandLineError } from '../../src/cli/errors.ts';
+import { segmentOption, startAtOption } from '../../src/cli/segment-options.ts';
+
+describe('--segment', () => {
+  it('reads i/N, and index/N from a Kubernetes Indexed Job’s JOB_COMPLETION_INDEX', () => {
+    expect(segmentOption('2/3', {})).toEqual({ index: 2, count: 3 });
+    expect(segmentOption('index/4', { JOB_COMPLETION_INDEX: '3' })).toEqual({ index: 3, count: 4 });
+  });
+
+  it.each([
+    ['3/3', {}, /segment 3 of 3 does not exist/],
+    ['1', {}, /expected i\/N/],
+    ['0/0', {}, /expected 1 to 1000 segments/],
+    ['index/3', {}, /JOB_COMPLETION_INDEX, which is not set/],
+    ['index/3', { JOB_COMPLETION_INDEX: 'x' }, /is not a whole number/],
+  ])('refuses %s', (text, env, message) => {
+    expect(() => segmentOption(text, env)).toThrow(CommandLineError);
+    expect(() => segmentOption(text, env)).toThrow(message);
+  });
+});
+
+describe('--start-at', () => {
+  const now = Date.parse('2026-03-01T12:00:00Z');
+  it('takes a UTC instant, also one a moment ago', () => {
+    expect(startAtOption('2026-03-01T12:01:00Z', now)).toBe(now + 60_000);
+    expect(startAtOption('2026-03-01T13:01:00+01:00', now)).toBe(now + 60_000);
+    expect(startAtOption('2026-03-01T11:59:58Z', now)).toBe(now - 2000);
+  });
+
+  it('refuses a time without a zone, and one the hosts can no longer share', () => {
+    expect(() => startAtOption('2026-03-01T12:01:00', now)).toThrow(/expected an ISO 8601 UTC time/);
+    expect(() => startAtOption('tomorrow', now)).toThrow(/expected an ISO 8601 UTC time/);
+    expect(() => startAtOption('2026-03-01T11:59:00Z', now)).toThrow(/60\.0 s in the past/);
+  });
+});
