@@ -5,6 +5,7 @@ import { checkPlan } from '../analysis/plan-check.ts';
 import { RunStartError } from '../driver/errors.ts';
 import { createDriver } from '../driver/index.ts';
 import type { Driver } from '../driver/types.ts';
+import { requireTopologyFor } from '../profile/topology-required.ts';
 import type { Profile } from '../profile/types.ts';
 import { buildResult, type RunResult } from '../recorder/result.ts';
 import { gaugeCatalog, type GaugeCatalog } from '../recorder/gauges.ts';
@@ -62,6 +63,7 @@ export interface RunOutcome {
  */
 export async function runProfile(profile: Profile, options: RunOptions = {}): Promise<RunOutcome> {
   const target = options.target ?? profile.target;
+  requireTopologyFor(profile, target);
   const schedule = createSchedule(profile);
   checkPlan(profile, schedule.plan, { intervalUs: options.intervalUs, target, force: options.force });
   const driver = options.driver ?? createDriver(target, { workers: options.workers });

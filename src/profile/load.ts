@@ -56,7 +56,7 @@ export async function parseProfileText(text: string, fileName: string, overrides
 
   if (issues.length > 0 || !result.success) throw new ProfileError(fileName, orderIssues(issues, [fileName, topologyFile]));
   const { topology: given, ...rest } = result.data;
-  const resolved = { ...rest, topology: typeof given === 'string' ? topology! : given };
+  const resolved = { ...rest, ...(given !== undefined && { topology: typeof given === 'string' ? topology! : given }) };
   return {
     ...resolved,
     source: { file: fileName, ...(topologyFile !== undefined && { topologyFile }), sha256: sha256Hex(resolved), overrides: [...overrides] },

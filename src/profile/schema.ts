@@ -284,7 +284,10 @@ export const ProfileSchema = z
     memcached: MemcachedTargetSchema.prefault({}).meta({ description: 'Sharding and connections for a memcached:// target.' }),
     generator: GeneratorLimitsSchema.prefault({}).meta({ description: 'Limits on the load generator’s own health (real targets); past one the run is INVALID.' }),
     limits: LimitsSchema.prefault({}).meta({ description: 'How big a plan may be before it is refused (override one run with --force).' }),
-    topology: z.union([z.string().min(1), TopologySchema]).meta({ description: 'Model topology: a path relative to this profile, or the topology inline.' }),
+    topology: z
+      .union([z.string().min(1), TopologySchema])
+      .optional()
+      .meta({ description: 'Model topology: a path relative to this profile, or the topology inline. Needed only to run on the model; a real target needs none.' }),
   })
   .meta({ title: 'stampede profile', description: 'A traffic profile: the shape of the load, not a tool invocation.' });
 

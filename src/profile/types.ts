@@ -1,9 +1,12 @@
 import type { Topology } from './topology/index.ts';
 import type { ParsedProfile } from './schema.ts';
 
-/** A validated profile with every default applied, durations in µs and the topology loaded. */
+/**
+ * A validated profile with every default applied, durations in µs and the topology loaded. A profile
+ * for a real target may have no topology; running one on the model needs it (`requireTopology`).
+ */
 export interface Profile extends Omit<ParsedProfile, 'topology'> {
-  topology: Topology;
+  topology?: Topology;
   source: ProfileSource;
 }
 

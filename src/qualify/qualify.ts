@@ -10,6 +10,7 @@ import { qualificationVerdict } from '../analysis/qualification-verdict.ts';
 import { runProfile, type RunOptions } from '../pipeline/run.ts';
 import { writeJson } from '../run-folder/index.ts';
 import type { Profile } from '../profile/types.ts';
+import { requireTopologyFor } from '../profile/topology-required.ts';
 import { realismFlags } from '../analysis/realism/index.ts';
 import { fellShort, RESULT_RULES } from '../analysis/realism/result-flags.ts';
 import { SEVERITY_ORDER, type RealismFlag } from '../analysis/realism/types.ts';
@@ -80,6 +81,7 @@ export function stepOutcome(result: RunResult, analysis: RunAnalysis, dir: strin
  * peak is production.peakRps, else the profile's own peak rate.
  */
 export async function qualify(profile: Profile, options: QualifyOptions): Promise<Qualification> {
+  requireTopologyFor(profile, options.target ?? profile.target);
   const startedAt = new Date();
   const expectedPeakRps = profile.production?.peakRps ?? profilePeakRps(profile);
   const search = searchOptions(expectedPeakRps, options);

@@ -89,7 +89,7 @@ export const PROFILE_CASES: readonly CorpusCase[] = [
   profile('memcached-timeout-zero', 'memcached.timeout: expected a duration > 0'),
   profile('memcached-operation-kind-unknown', 'memcached.operations.fetch'),
   profile('production-percentiles-decreasing', 'production.valueSize.p99: expected p99 ≥ p50'),
-  profile('topology-missing', 'missing required field "topology"'),
+  profile('topology-missing', 'topology-missing.yaml  topology: missing: the target is the model'),
   profile('topology-file-missing', 'cannot read topology file'),
   profile('topology-file-broken', 'bad-workers.yaml:3:19  topology.services.api.workers'),
   profile('topology-file-syntax', 'syntax.yaml:4:1  YAML syntax error'),

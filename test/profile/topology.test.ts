@@ -113,7 +113,7 @@ describe('profiles in profiles/', () => {
     it(`${file} loads and validates`, async () => {
       const profile = await loadProfile(join(dir, file));
       expect(profile.name).toBe(file.replace(/\.yaml$/, ''));
-      expect(Object.keys(profile.topology.services).length).toBeGreaterThan(0);
+      expect(Object.keys(profile.topology!.services).length).toBeGreaterThan(0);
     });
   }
 });
