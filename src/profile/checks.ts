@@ -1,3 +1,4 @@
+import { MALFORMED_REFERENCE } from './secrets.ts';
 import { isTemplateField, PLACEHOLDER, TEMPLATE_FIELDS } from './template-fields.ts';
 import type { PathIssue, PathSegment } from './issues.ts';
 import { parseDurationUs } from './units.ts';
@@ -309,6 +310,27 @@ function checkRequestLines(kind: string, template: Raw | undefined): PathIssue[]
   return issues;
 }
 
+/** `${` must open a `${NAME}` reference (letters, digits, _): anything else would be sent as written. */
+function checkSecretReferences(kind: string, template: Raw | undefined): PathIssue[] {
+  const fields: [PathSegment[], unknown][] = [
+    [['http', 'requests', kind, 'path'], template?.path],
+    [['http', 'requests', kind, 'body'], template?.body],
+    ...Object.entries(record(template?.headers) ?? {}).map(([name, value]): [PathSegment[], unknown] => [['http', 'requests', kind, 'headers', name], value]),
+  ];
+  return fields.flatMap(([path, value]) => {
+    const text = str(value);
+    if (text === undefined || !MALFORMED_REFERENCE.test(text)) return [];
+    const found = /\$\{[^}]*\}?/.exec(text.slice(text.search(MALFORMED_REFERENCE)))?.[0] ?? '${';
+    return [
+      {
+        path,
+        message: `expected \${NAME} (an environment variable: letters, digits, _), got ${shown(found)}`,
+        hint: `e.g. authorization: "Bearer \${AUTH_TOKEN}"; the value is read from the environment when the run starts`,
+      },
+    ];
+  });
+}
+
 /**
  * `http.requests` and `memcached.operations` are keyed by request kind: a key that is no kind of any
  * mix is a typo that would silently send the default request. Template placeholders must be known.
@@ -323,6 +345,7 @@ function checkTargetSections(profile: Raw, clients: readonly unknown[]): PathIss
       issues.push({ path: ['http', 'requests', kind], message: `expected a request kind of the mix or "default", got ${shown(kind)}`, hint });
     const t = record(template);
     issues.push(...checkRequestLines(kind, t));
+    issues.push(...checkSecretReferences(kind, t));
     for (const field of ['path', 'body'] as const) {
       const text = str(t?.[field]);
       for (const match of text?.matchAll(PLACEHOLDER) ?? []) {

@@ -6,6 +6,7 @@ import { sha256Hex } from './fingerprint.ts';
 import { type PathIssue, type PathSegment, type ProfileIssue, ProfileError, formatPath } from './issues.ts';
 import { type AppliedOverride, type Override, applyOverride, overrideFor, parseOverride } from './overrides.ts';
 import { ProfileSchema } from './schema.ts';
+import { findSecretReferences } from './secrets.ts';
 import type { Profile } from './types.ts';
 import { type Position, type YamlSource, documentData, locate, parseYamlSource } from './yaml-source.ts';
 import { translateZodIssues } from './zod-issues.ts';
@@ -57,9 +58,16 @@ export async function parseProfileText(text: string, fileName: string, overrides
   if (issues.length > 0 || !result.success) throw new ProfileError(fileName, orderIssues(issues, [fileName, topologyFile]));
   const { topology: given, ...rest } = result.data;
   const resolved = { ...rest, ...(given !== undefined && { topology: typeof given === 'string' ? topology! : given }) };
+  const secrets = findSecretReferences(resolved.http.requests, (at) => overrideFor(applied, at)?.at ?? locate(source, at));
   return {
     ...resolved,
-    source: { file: fileName, ...(topologyFile !== undefined && { topologyFile }), sha256: sha256Hex(resolved), overrides: [...overrides] },
+    source: {
+      file: fileName,
+      ...(topologyFile !== undefined && { topologyFile }),
+      sha256: sha256Hex(resolved),
+      overrides: [...overrides],
+      ...(secrets.length > 0 && { secrets }),
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Topology } from './topology/index.ts';
 import type { ParsedProfile } from './schema.ts';
+import type { SecretReference } from './secrets.ts';
 
 /**
  * A validated profile with every default applied, durations in µs and the topology loaded. A profile
@@ -19,4 +20,6 @@ export interface ProfileSource {
   sha256: string;
   /** The --set overrides applied, in order. */
   overrides: string[];
+  /** Each `${NAME}` of the request templates and where it is used; absent when there is none (see secrets.ts). */
+  secrets?: SecretReference[];
 }

@@ -33,6 +33,8 @@ export interface QualifyOptions extends StepShape, Partial<SearchOptions> {
   driver?: RunOptions['driver'];
   /** Run a qualification over the profile's limits anyway. */
   force?: boolean | undefined;
+  /** Where `${NAME}` in http request templates is read from (see RunOptions.env). */
+  env?: RunOptions['env'];
 }
 
 /** A step is stretched up to this many times its duration to collect enough samples. */
@@ -104,6 +106,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
       ...(options.signal && { signal: options.signal }),
       ...(options.driver && { driver: options.driver }),
       onInterval: options.onInterval,
+      env: options.env,
       // Checked just above, so that a step over the limits ends the search instead of the qualification.
       force: true,
     });
