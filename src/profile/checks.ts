@@ -228,6 +228,13 @@ function checkMultipliers(multipliers: readonly unknown[]): PathIssue[] {
 function checkKeys(keys: Raw | undefined): PathIssue[] {
   if (!keys) return [];
   const issues: PathIssue[] = [];
+  if (keys.file !== undefined) {
+    // The file's keys are the keyspace: a count or prefix beside it would silently not apply.
+    for (const field of ['count', 'prefix'] as const) {
+      if (keys[field] !== undefined)
+        issues.push({ path: ['keys', field], message: `expected no ${field} beside keys.file (the file's keys are the keyspace)`, hint: `remove keys.${field}, or keys.file` });
+    }
+  }
   const peaks = list(keys.hot).map((h) => num(record(h)?.peak));
   const peakSum = peaks.reduce<number>((a, p) => a + (p ?? 0), 0);
   if (peakSum > 1 + 1e-9) {
@@ -236,7 +243,8 @@ function checkKeys(keys: Raw | undefined): PathIssue[] {
   }
   const popularity = record(keys.popularity);
   const keyFraction = num(popularity?.keyFraction);
-  const count = keys.count === undefined ? DEFAULT_KEY_COUNT : num(keys.count);
+  // With a key file the count is the file's, known once it is read.
+  const count = keys.file !== undefined ? undefined : keys.count === undefined ? DEFAULT_KEY_COUNT : num(keys.count);
   if (popularity?.type === 'hotspot' && keyFraction !== undefined && count !== undefined && keyFraction * count < 1) {
     issues.push({
       path: ['keys', 'popularity', 'keyFraction'],

@@ -6,6 +6,7 @@ import { sha256Hex } from './fingerprint.ts';
 import { type PathIssue, type PathSegment, type ProfileIssue, ProfileError, formatPath } from './issues.ts';
 import { type AppliedOverride, type Override, applyOverride, overrideFor, parseOverride } from './overrides.ts';
 import { ProfileSchema } from './schema.ts';
+import { type KeySample, readKeyFile, summariseSample } from './key-file.ts';
 import { findSecretReferences } from './secrets.ts';
 import type { Profile } from './types.ts';
 import { type Position, type YamlSource, documentData, locate, parseYamlSource } from './yaml-source.ts';
@@ -47,7 +48,7 @@ export async function parseProfileText(text: string, fileName: string, overrides
   issues.push(...placeIssues(source, problems, applied));
 
   const reference = topologyReference(data);
-  const topologyFile = reference === undefined ? undefined : path.isAbsolute(reference) ? reference : path.join(path.dirname(fileName), reference);
+  const topologyFile = reference === undefined ? undefined : relativeTo(fileName, reference);
   let topology: Topology | undefined;
   if (topologyFile !== undefined) {
     const loaded = await loadTopologyFile(topologyFile, forTopologyFile, source);
@@ -55,16 +56,27 @@ export async function parseProfileText(text: string, fileName: string, overrides
     topology = loaded.topology;
   }
 
-  if (issues.length > 0 || !result.success) throw new ProfileError(fileName, orderIssues(issues, [fileName, topologyFile]));
-  const { topology: given, ...rest } = result.data;
-  const resolved = { ...rest, ...(given !== undefined && { topology: typeof given === 'string' ? topology! : given }) };
+  const keyFile = result.success && result.data.keys.file !== undefined ? relativeTo(fileName, result.data.keys.file) : undefined;
+  let sample: KeySample | undefined;
+  if (keyFile !== undefined) {
+    const loaded = await loadKeyFile(keyFile, source, applied);
+    issues.push(...loaded.issues);
+    sample = loaded.sample;
+  }
+
+  if (issues.length > 0 || !result.success) throw new ProfileError(fileName, orderIssues(issues, [fileName, topologyFile, keyFile]));
+  const { topology: given, keys: keysGiven, ...rest } = result.data;
+  const keys = sample === undefined ? keysGiven : { ...keysGiven, count: sample.keys.length, sample };
+  const resolved = { ...rest, keys, ...(given !== undefined && { topology: typeof given === 'string' ? topology! : given }) };
+  // The sample is fingerprinted by its file's hash: hashing millions of keys again would only be slower.
+  const fingerprinted = sample === undefined ? resolved : { ...resolved, keys: { ...keys, sample: summariseSample(sample) } };
   const secrets = findSecretReferences(resolved.http.requests, (at) => overrideFor(applied, at)?.at ?? locate(source, at));
   return {
     ...resolved,
     source: {
       file: fileName,
       ...(topologyFile !== undefined && { topologyFile }),
-      sha256: sha256Hex(resolved),
+      sha256: sha256Hex(fingerprinted),
       overrides: [...overrides],
       ...(secrets.length > 0 && { secrets }),
     },
@@ -92,6 +104,38 @@ function applyProfileOverrides(source: YamlSource, overrides: readonly string[])
     }
   }
   return { applied, forTopologyFile, issues };
+}
+
+/** A file a profile names, relative to the profile's folder unless absolute. */
+function relativeTo(profileFile: string, reference: string): string {
+  return path.isAbsolute(reference) ? reference : path.join(path.dirname(profileFile), reference);
+}
+
+/**
+ * Reads `keys.file`. Problems in the CSV name the CSV, its line and field; a file that cannot be
+ * read, or weights beside an explicit `popularity`, point at the profile's own field.
+ */
+async function loadKeyFile(file: string, profile: YamlSource, applied: readonly AppliedOverride[]): Promise<{ sample?: KeySample; issues: ProfileIssue[] }> {
+  const read = await readKeyFile(file);
+  if ('unreadable' in read) {
+    const message = `cannot read key file ${JSON.stringify(file)}: ${read.unreadable}`;
+    return {
+      issues: placeIssues(profile, [{ path: ['keys', 'file'], message, hint: `the path is relative to the profile's directory (${path.dirname(profile.file)})` }], applied),
+    };
+  }
+  if ('issues' in read) return { issues: read.issues };
+  const popularityGiven = profile.doc.hasIn(['keys', 'popularity']) || applied.some((o) => o.path[0] === 'keys' && o.path[1] === 'popularity');
+  if (read.sample.cumulative !== undefined && popularityGiven) {
+    const message = `the key file ${JSON.stringify(file)} has weights: they are the popularity`;
+    return {
+      issues: placeIssues(
+        profile,
+        [{ path: ['keys', 'popularity'], message, hint: 'remove keys.popularity, or drop the weight column to rank the keys by a law in file order' }],
+        applied,
+      ),
+    };
+  }
+  return { sample: read.sample, issues: [] };
 }
 
 function topologyReference(data: unknown): string | undefined {

@@ -1,4 +1,5 @@
 import type { Topology } from './topology/index.ts';
+import type { KeySample } from './key-file.ts';
 import type { ParsedProfile } from './schema.ts';
 import type { SecretReference } from './secrets.ts';
 
@@ -6,10 +7,14 @@ import type { SecretReference } from './secrets.ts';
  * A validated profile with every default applied, durations in µs and the topology loaded. A profile
  * for a real target may have no topology; running one on the model needs it (`requireTopology`).
  */
-export interface Profile extends Omit<ParsedProfile, 'topology'> {
+export interface Profile extends Omit<ParsedProfile, 'topology' | 'keys'> {
   topology?: Topology;
+  keys: Keys;
   source: ProfileSource;
 }
+
+/** The keyspace; with `keys.file`, `count` is the file's number of keys and `sample` its keys (see key-file.ts). */
+export type Keys = ParsedProfile['keys'] & { sample?: KeySample };
 
 export interface ProfileSource {
   /** Path of the profile file as the user gave it. */

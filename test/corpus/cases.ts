@@ -91,6 +91,8 @@ export const PROFILE_CASES: readonly CorpusCase[] = [
   profile('production-percentiles-decreasing', 'production.valueSize.p99: expected p99 ≥ p50'),
   profile('topology-missing', 'topology-missing.yaml  topology: missing: the target is the model'),
   profile('secret-malformed', 'http.requests.default.headers.x-api-key: expected ${NAME} (an environment variable: letters, digits, _), got "${api-key}"'),
+  profile('keys-file-missing', 'keys-file-missing.yaml:3:15  keys.file: cannot read key file "test/corpus/profiles/data/no-such-keys.csv": no such file'),
+  profile('keys-file-bad-weight', 'bad-weight.csv:3:8  weight: expected a number ≥ 0, got "many"'),
   profile('topology-file-missing', 'cannot read topology file'),
   profile('topology-file-broken', 'bad-workers.yaml:3:19  topology.services.api.workers'),
   profile('topology-file-syntax', 'syntax.yaml:4:1  YAML syntax error'),

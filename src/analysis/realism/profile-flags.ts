@@ -34,7 +34,8 @@ export const keySkew: FlagRule = ({ profile }) => {
       ),
     ];
   }
-  if (profile.keys.hot.length > 0) return [];
+  // Production's own keys and weights need no rule of thumb.
+  if (profile.keys.hot.length > 0 || profile.keys.sample?.cumulative) return [];
   const p = profile.keys.popularity;
   if (p.type === 'uniform' && profile.keys.count > 1) {
     return [
