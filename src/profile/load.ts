@@ -6,8 +6,8 @@ import { sha256Hex } from './fingerprint.ts';
 import { type PathIssue, type PathSegment, type ProfileIssue, ProfileError, formatPath } from './issues.ts';
 import { type AppliedOverride, type Override, applyOverride, overrideFor, parseOverride } from './overrides.ts';
 import { ProfileSchema } from './schema.ts';
-import { type KeySample, readKeyFile, summariseSample } from './key-file.ts';
-import { findSecretReferences } from './secrets.ts';
+import { type KeySample, readKeyFile } from './key-file.ts';
+import { findSecretReferences, redactOverride } from './secrets.ts';
 import type { Profile } from './types.ts';
 import { type Position, type YamlSource, documentData, locate, parseYamlSource } from './yaml-source.ts';
 import { translateZodIssues } from './zod-issues.ts';
@@ -68,8 +68,8 @@ export async function parseProfileText(text: string, fileName: string, overrides
   const { topology: given, keys: keysGiven, ...rest } = result.data;
   const keys = sample === undefined ? keysGiven : { ...keysGiven, count: sample.keys.length, sample };
   const resolved = { ...rest, keys, ...(given !== undefined && { topology: typeof given === 'string' ? topology! : given }) };
-  // The sample is fingerprinted by its file's hash: hashing millions of keys again would only be slower.
-  const fingerprinted = sample === undefined ? resolved : { ...resolved, keys: { ...keys, sample: summariseSample(sample) } };
+  // The sample is fingerprinted by its file's hash (not its path, which depends on where the command ran): hashing millions of keys again would only be slower.
+  const fingerprinted = sample === undefined ? resolved : { ...resolved, keys: { ...keys, sample: sample.sha256 } };
   const secrets = findSecretReferences(resolved.http.requests, (at) => overrideFor(applied, at)?.at ?? locate(source, at));
   return {
     ...resolved,
@@ -77,7 +77,8 @@ export async function parseProfileText(text: string, fileName: string, overrides
       file: fileName,
       ...(topologyFile !== undefined && { topologyFile }),
       sha256: sha256Hex(fingerprinted),
-      overrides: [...overrides],
+      // As shown in every artifact: a --set that wrote a sensitive header keeps its path, not its value.
+      overrides: overrides.map(redactOverride),
       ...(secrets.length > 0 && { secrets }),
     },
   };
