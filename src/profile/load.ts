@@ -65,8 +65,8 @@ export async function parseProfileText(text: string, fileName: string, overrides
   }
 
   if (issues.length > 0 || !result.success) throw new ProfileError(fileName, orderIssues(issues, [fileName, topologyFile, keyFile]));
-  const { topology: given, keys: keysGiven, ...rest } = result.data;
-  const keys = sample === undefined ? keysGiven : { ...keysGiven, count: sample.keys.length, sample };
+  const { topology: given, ...rest } = result.data;
+  const keys = sample === undefined ? rest.keys : { ...rest.keys, count: sample.keys.length, sample };
   const resolved = { ...rest, keys, ...(given !== undefined && { topology: typeof given === 'string' ? topology! : given }) };
   // The sample is fingerprinted by its file's hash (not its path, which depends on where the command ran): hashing millions of keys again would only be slower.
   const fingerprinted = sample === undefined ? resolved : { ...resolved, keys: { ...keys, sample: sample.sha256 } };
