@@ -14,7 +14,8 @@ import { translateZodIssues } from './zod-issues.ts';
 
 /**
  * loadProfile reads a YAML profile, applies `--set` overrides, validates it (schema and cross-field checks), loads its
- * topology and returns the resolved profile: defaults applied, durations in µs.
+ * topology and key file and returns the resolved profile: defaults applied, durations in µs. `${NAME}` references
+ * stay as written (they are resolved when a run starts: secrets.ts).
  * @throws ProfileError listing every problem found, in the profile and in its topology file.
  */
 export async function loadProfile(file: string, overrides: string[] = []): Promise<Profile> {
@@ -30,7 +31,7 @@ export async function loadProfile(file: string, overrides: string[] = []): Promi
 
 /**
  * parseProfileText is loadProfile for text already in memory. `fileName` names the profile in issues and is the base
- * for a topology file reference, which is still read from disk.
+ * for a topology file and a key file (keys.file), which are still read from disk.
  * @throws ProfileError listing every problem found.
  */
 export async function parseProfileText(text: string, fileName: string, overrides: string[] = []): Promise<Profile> {
