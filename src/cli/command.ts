@@ -31,6 +31,11 @@ export function profileOptions(yargs: Argv) {
     .option('set', { type: 'string', array: true, default: [] as string[], describe: 'override a field: path=value (repeatable)' });
 }
 
+/** `--target` of the commands that check a profile without running it: a real target needs no topology. */
+export function checkTargetOption<T>(yargs: Argv<T>) {
+  return yargs.option('target', { type: 'string', describe: 'the target to check the profile for (default: the profile’s target); a real target needs no topology' });
+}
+
 /** `--production-sample`, for the commands that show realism flags. */
 export function productionSampleOption<T>(yargs: Argv<T>) {
   return yargs.option('production-sample', { type: 'string', describe: 'CSV of production requests (key, batch, value, time) to derive production: from' });

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { productionFromSample, withProduction } from '../analysis/realism/production-sample.ts';
 import { loadProfile } from '../profile/load.ts';
 import { canonicalHost, isLoopbackHost, parseTarget, TargetError, targetHosts } from '../profile/target.ts';
+import { resolveSecrets } from '../profile/secrets.ts';
+import { requireTopologyFor } from '../profile/topology-required.ts';
 import type { Profile } from '../profile/types.ts';
 import { parseDurationUs } from '../profile/units.ts';
 import type { CommandLineError } from './errors.ts';
@@ -55,6 +57,16 @@ export function guardTarget(target: string, allowed: readonly string[], from: st
 /** Where a run's traffic goes and who chose it: `--target`, else the profile's `target:`. */
 export function effectiveTarget(option: string | undefined, profile: Profile): { target: string; from: string } {
   return option === undefined ? { target: profile.target, from: `${profile.source.file}: target` } : { target: option, from: '--target' };
+}
+
+/**
+ * Whether the profile can run on `target` at all, before any folder, live view or traffic: the model
+ * needs a topology, an http target every `${NAME}` of its templates set in the environment.
+ * @throws ProfileError naming the file, the field (and the variable)
+ */
+export function checkRunnable(profile: Profile, target: string): void {
+  requireTopologyFor(profile, target);
+  if (parseTarget(target).kind === 'http') resolveSecrets(profile, process.env);
 }
 
 /** The line printed before the first request to a remote host. */

@@ -19,6 +19,7 @@ import { CommandLineError, exitCodeFor } from './errors.ts';
 import { checkOptionValues, type DeclaredOptions, describeParseFailure } from './options.ts';
 import { ExitCode } from './exit-codes.ts';
 import { catchInterruptions } from './signals.ts';
+import { redactTerminal } from './terminal-redaction.ts';
 
 /** Every command, for the messages about a command line that names none or a wrong one. */
 const COMMANDS: readonly { command: string }[] = [run, validate, lint, qualify, calibrate, sweep, merge, k8s, report, compare, history, serve, schema, exportCommand];
@@ -58,10 +59,13 @@ export async function main(argv: string[]): Promise<number> {
     .fail((message, error) => {
       throw error ?? new CommandLineError(withEnvironmentHint(describeParseFailure(message, argv, COMMANDS), message));
     });
+  const restoreTerminal = redactTerminal();
   try {
     await cli.parseAsync();
   } catch (error) {
     return exitCodeFor(error, (text) => process.stderr.write(text), Boolean(process.env.STAMPEDE_DEBUG) || argv.includes('--debug'));
+  } finally {
+    restoreTerminal();
   }
   return exitCode;
 }

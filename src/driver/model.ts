@@ -1,6 +1,7 @@
 import type { EventHandler } from '../model/engine/simulation.ts';
 import { Model, REASON_NAMES, UNFINISHED, type Call, type ModelListener } from '../model/model.ts';
 import type { Topology } from '../profile/topology/index.ts';
+import { requireTopology } from '../profile/topology-required.ts';
 import type { DriverReport, ModelReport } from '../recorder/driver-report.ts';
 import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../recorder/gauges.ts';
 import type { Recorder } from '../recorder/types.ts';
@@ -73,7 +74,7 @@ class ModelRun implements EventHandler, ModelListener {
   private lastEntryFinished = 0;
 
   constructor(context: RunContext, options: ModelDriverOptions) {
-    const topology: Topology = context.profile.topology;
+    const topology: Topology = requireTopology(context.profile);
     this.schedule = context.schedule;
     this.recorder = context.recorder;
     const plan = this.schedule.plan;

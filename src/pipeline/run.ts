@@ -6,6 +6,9 @@ import { RunStartError } from '../driver/errors.ts';
 import { createDriver } from '../driver/index.ts';
 import type { Driver } from '../driver/types.ts';
 import { ProfileError } from '../profile/issues.ts';
+import { resolveSecrets, type SecretEnvironment, sensitiveHeaderValues } from '../profile/secrets.ts';
+import { parseTarget } from '../profile/target.ts';
+import { requireTopologyFor } from '../profile/topology-required.ts';
 import type { Profile } from '../profile/types.ts';
 import { buildResult, type RunResult } from '../recorder/result.ts';
 import { gaugeCatalog, type GaugeCatalog } from '../recorder/gauges.ts';
@@ -26,6 +29,7 @@ import {
   writeReports,
   writeRunFolder,
 } from '../run-folder/index.ts';
+import { addSecrets } from '../run-folder/redaction.ts';
 import { createSchedule } from '../schedule/index.ts';
 import { segmentSchedule, WHOLE, type Segment } from '../schedule/segment.ts';
 import { liveInterval, type LiveObserver } from './live.ts';
@@ -51,6 +55,8 @@ export interface RunOptions {
   segment?: Segment | undefined;
   /** Wall-clock start shared by every segment (`--start-at`, epoch ms): the run's clock origin. */
   startAtMs?: number | undefined;
+  /** Where `${NAME}` in http request templates is read from (the CLI passes process.env); see profile/secrets.ts. */
+  env?: SecretEnvironment | undefined;
 }
 
 export interface RunOutcome {
@@ -68,6 +74,8 @@ export interface RunOutcome {
  */
 export async function runProfile(profile: Profile, options: RunOptions = {}): Promise<RunOutcome> {
   const target = options.target ?? profile.target;
+  requireTopologyFor(profile, target);
+  const sent = profileToSend(profile, target, options.env ?? {});
   const schedule = segmentSchedule(createSchedule(profile), options.segment ?? WHOLE);
   checkPlan(profile, schedule.plan, { intervalUs: options.intervalUs, target, force: options.force });
   const driver = options.driver ?? createDriver(target, { workers: options.workers, startAtEpochMs: options.startAtMs });
@@ -93,7 +101,7 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
       },
     });
     const declareGauges = (specs: Parameters<typeof gaugeCatalog>[0]) => void (gauges = gaugeCatalog(specs));
-    const report = await driver.run({ profile, schedule, recorder, signal: stop.signal, declareGauges });
+    const report = await driver.run({ profile: sent, schedule, recorder, signal: stop.signal, declareGauges });
     recorder.flush();
     const finishedAt = new Date();
     const wall = { finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() };
@@ -121,6 +129,19 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
     throw failure.keeping(kept, `the run was stopped there (${log})`);
   }
   return { result, analysis, summary, dir };
+}
+
+/**
+ * The profile the driver sends: on an http target its `${NAME}` references read from `env` (a
+ * missing one is a ProfileError naming it, before any folder). The resolved values and the
+ * sensitive headers become secrets of the process: no file written after this holds them.
+ */
+function profileToSend(profile: Profile, target: string, env: SecretEnvironment): Profile {
+  addSecrets(sensitiveHeaderValues(profile));
+  if (parseTarget(target).kind !== 'http') return profile;
+  const { profile: resolved, secrets } = resolveSecrets(profile, env);
+  addSecrets(secrets);
+  return resolved;
 }
 
 function discardUnstartedRun(dir: string, logs: { close(): void }[], ownFolder: boolean): void {

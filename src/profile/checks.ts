@@ -1,3 +1,4 @@
+import { MALFORMED_REFERENCE } from './secrets.ts';
 import { isTemplateField, PLACEHOLDER, TEMPLATE_FIELDS } from './template-fields.ts';
 import type { PathIssue, PathSegment } from './issues.ts';
 import { parseDurationUs } from './units.ts';
@@ -227,6 +228,13 @@ function checkMultipliers(multipliers: readonly unknown[]): PathIssue[] {
 function checkKeys(keys: Raw | undefined): PathIssue[] {
   if (!keys) return [];
   const issues: PathIssue[] = [];
+  if (keys.file !== undefined) {
+    // The file's keys are the keyspace: a count or prefix beside it would silently not apply.
+    for (const field of ['count', 'prefix'] as const) {
+      if (keys[field] !== undefined)
+        issues.push({ path: ['keys', field], message: `expected no ${field} beside keys.file (the file's keys are the keyspace)`, hint: `remove keys.${field}, or keys.file` });
+    }
+  }
   const peaks = list(keys.hot).map((h) => num(record(h)?.peak));
   const peakSum = peaks.reduce<number>((a, p) => a + (p ?? 0), 0);
   if (peakSum > 1 + 1e-9) {
@@ -235,7 +243,8 @@ function checkKeys(keys: Raw | undefined): PathIssue[] {
   }
   const popularity = record(keys.popularity);
   const keyFraction = num(popularity?.keyFraction);
-  const count = keys.count === undefined ? DEFAULT_KEY_COUNT : num(keys.count);
+  // With a key file the count is the file's, known once it is read.
+  const count = keys.file !== undefined ? undefined : keys.count === undefined ? DEFAULT_KEY_COUNT : num(keys.count);
   if (popularity?.type === 'hotspot' && keyFraction !== undefined && count !== undefined && keyFraction * count < 1) {
     issues.push({
       path: ['keys', 'popularity', 'keyFraction'],
@@ -309,6 +318,27 @@ function checkRequestLines(kind: string, template: Raw | undefined): PathIssue[]
   return issues;
 }
 
+/** `${` must open a `${NAME}` reference (letters, digits, _): anything else would be sent as written. */
+function checkSecretReferences(kind: string, template: Raw | undefined): PathIssue[] {
+  const fields: [PathSegment[], unknown][] = [
+    [['http', 'requests', kind, 'path'], template?.path],
+    [['http', 'requests', kind, 'body'], template?.body],
+    ...Object.entries(record(template?.headers) ?? {}).map(([name, value]): [PathSegment[], unknown] => [['http', 'requests', kind, 'headers', name], value]),
+  ];
+  return fields.flatMap(([path, value]) => {
+    const text = str(value);
+    if (text === undefined || !MALFORMED_REFERENCE.test(text)) return [];
+    const found = /\$\{[^}]*\}?/.exec(text.slice(text.search(MALFORMED_REFERENCE)))?.[0] ?? '${';
+    return [
+      {
+        path,
+        message: `expected \${NAME} (an environment variable: letters, digits, _), got ${shown(found)}`,
+        hint: `e.g. authorization: "Bearer \${AUTH_TOKEN}"; the value is read from the environment when the run starts`,
+      },
+    ];
+  });
+}
+
 /**
  * `http.requests` and `memcached.operations` are keyed by request kind: a key that is no kind of any
  * mix is a typo that would silently send the default request. Template placeholders must be known.
@@ -323,6 +353,7 @@ function checkTargetSections(profile: Raw, clients: readonly unknown[]): PathIss
       issues.push({ path: ['http', 'requests', kind], message: `expected a request kind of the mix or "default", got ${shown(kind)}`, hint });
     const t = record(template);
     issues.push(...checkRequestLines(kind, t));
+    issues.push(...checkSecretReferences(kind, t));
     for (const field of ['path', 'body'] as const) {
       const text = str(t?.[field]);
       for (const match of text?.matchAll(PLACEHOLDER) ?? []) {

@@ -6,13 +6,16 @@ import { sha256Hex } from './fingerprint.ts';
 import { type PathIssue, type PathSegment, type ProfileIssue, ProfileError, formatPath } from './issues.ts';
 import { type AppliedOverride, type Override, applyOverride, overrideFor, parseOverride } from './overrides.ts';
 import { ProfileSchema } from './schema.ts';
+import { type KeySample, readKeyFile } from './key-file.ts';
+import { findSecretReferences, redactOverride } from './secrets.ts';
 import type { Profile } from './types.ts';
 import { type Position, type YamlSource, documentData, locate, parseYamlSource } from './yaml-source.ts';
 import { translateZodIssues } from './zod-issues.ts';
 
 /**
  * loadProfile reads a YAML profile, applies `--set` overrides, validates it (schema and cross-field checks), loads its
- * topology and returns the resolved profile: defaults applied, durations in µs.
+ * topology and key file and returns the resolved profile: defaults applied, durations in µs. `${NAME}` references
+ * stay as written (they are resolved when a run starts: secrets.ts).
  * @throws ProfileError listing every problem found, in the profile and in its topology file.
  */
 export async function loadProfile(file: string, overrides: string[] = []): Promise<Profile> {
@@ -28,7 +31,7 @@ export async function loadProfile(file: string, overrides: string[] = []): Promi
 
 /**
  * parseProfileText is loadProfile for text already in memory. `fileName` names the profile in issues and is the base
- * for a topology file reference, which is still read from disk.
+ * for a topology file and a key file (keys.file), which are still read from disk.
  * @throws ProfileError listing every problem found.
  */
 export async function parseProfileText(text: string, fileName: string, overrides: string[] = []): Promise<Profile> {
@@ -46,7 +49,7 @@ export async function parseProfileText(text: string, fileName: string, overrides
   issues.push(...placeIssues(source, problems, applied));
 
   const reference = topologyReference(data);
-  const topologyFile = reference === undefined ? undefined : path.isAbsolute(reference) ? reference : path.join(path.dirname(fileName), reference);
+  const topologyFile = reference === undefined ? undefined : relativeTo(fileName, reference);
   let topology: Topology | undefined;
   if (topologyFile !== undefined) {
     const loaded = await loadTopologyFile(topologyFile, forTopologyFile, source);
@@ -54,12 +57,31 @@ export async function parseProfileText(text: string, fileName: string, overrides
     topology = loaded.topology;
   }
 
-  if (issues.length > 0 || !result.success) throw new ProfileError(fileName, orderIssues(issues, [fileName, topologyFile]));
+  const keyFile = result.success && result.data.keys.file !== undefined ? relativeTo(fileName, result.data.keys.file) : undefined;
+  let sample: KeySample | undefined;
+  if (keyFile !== undefined) {
+    const loaded = await loadKeyFile(keyFile, source, applied);
+    issues.push(...loaded.issues);
+    sample = loaded.sample;
+  }
+
+  if (issues.length > 0 || !result.success) throw new ProfileError(fileName, orderIssues(issues, [fileName, topologyFile, keyFile]));
   const { topology: given, ...rest } = result.data;
-  const resolved = { ...rest, topology: typeof given === 'string' ? topology! : given };
+  const keys = sample === undefined ? rest.keys : { ...rest.keys, count: sample.keys.length, sample };
+  const resolved = { ...rest, keys, ...(given !== undefined && { topology: typeof given === 'string' ? topology! : given }) };
+  // The sample is fingerprinted by its file's hash (not its path, which depends on where the command ran): hashing millions of keys again would only be slower.
+  const fingerprinted = sample === undefined ? resolved : { ...resolved, keys: { ...keys, sample: sample.sha256 } };
+  const secrets = findSecretReferences(resolved.http.requests, (at) => overrideFor(applied, at)?.at ?? locate(source, at));
   return {
     ...resolved,
-    source: { file: fileName, ...(topologyFile !== undefined && { topologyFile }), sha256: sha256Hex(resolved), overrides: [...overrides] },
+    source: {
+      file: fileName,
+      ...(topologyFile !== undefined && { topologyFile }),
+      sha256: sha256Hex(fingerprinted),
+      // As shown in every artifact: a --set that wrote a sensitive header keeps its path, not its value.
+      overrides: overrides.map(redactOverride),
+      ...(secrets.length > 0 && { secrets }),
+    },
   };
 }
 
@@ -84,6 +106,38 @@ function applyProfileOverrides(source: YamlSource, overrides: readonly string[])
     }
   }
   return { applied, forTopologyFile, issues };
+}
+
+/** A file a profile names, relative to the profile's folder unless absolute. */
+function relativeTo(profileFile: string, reference: string): string {
+  return path.isAbsolute(reference) ? reference : path.join(path.dirname(profileFile), reference);
+}
+
+/**
+ * Reads `keys.file`. Problems in the CSV name the CSV, its line and field; a file that cannot be
+ * read, or weights beside an explicit `popularity`, point at the profile's own field.
+ */
+async function loadKeyFile(file: string, profile: YamlSource, applied: readonly AppliedOverride[]): Promise<{ sample?: KeySample; issues: ProfileIssue[] }> {
+  const read = await readKeyFile(file);
+  if ('unreadable' in read) {
+    const message = `cannot read key file ${JSON.stringify(file)}: ${read.unreadable}`;
+    return {
+      issues: placeIssues(profile, [{ path: ['keys', 'file'], message, hint: `the path is relative to the profile's directory (${path.dirname(profile.file)})` }], applied),
+    };
+  }
+  if ('issues' in read) return { issues: read.issues };
+  const popularityGiven = profile.doc.hasIn(['keys', 'popularity']) || applied.some((o) => o.path[0] === 'keys' && o.path[1] === 'popularity');
+  if (read.sample.cumulative !== undefined && popularityGiven) {
+    const message = `the key file ${JSON.stringify(file)} has weights: they are the popularity`;
+    return {
+      issues: placeIssues(
+        profile,
+        [{ path: ['keys', 'popularity'], message, hint: 'remove keys.popularity, or drop the weight column to rank the keys by a law in file order' }],
+        applied,
+      ),
+    };
+  }
+  return { sample: read.sample, issues: [] };
 }
 
 function topologyReference(data: unknown): string | undefined {

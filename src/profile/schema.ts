@@ -74,12 +74,23 @@ export const HotKeySchema = z
   })
   .meta({ description: 'One named hot key whose share of traffic changes over time (the viral item).' });
 
-const KeysSchema = z.strictObject({
-  count: z.number().int().min(1).meta({ description: 'Size of the keyspace (n).' }),
-  popularity: PopularitySchema.default({ type: 'uniform' }).meta({ description: 'How key draws spread over the keyspace: uniform, zipf or hotspot.' }),
-  prefix: z.string().default('key:').meta({ description: 'Prepended to every generated key name.' }),
-  hot: z.array(HotKeySchema).default([]).meta({ description: 'Named hot keys whose share of traffic rises and decays over time.' }),
-});
+const KeysSchema = z
+  .strictObject({
+    count: z.number().int().min(1).optional().meta({ description: 'Size of the keyspace (n); with keys.file, the number of keys in the file.' }),
+    popularity: PopularitySchema.default({ type: 'uniform' }).meta({ description: 'How key draws spread over the keyspace: uniform, zipf or hotspot.' }),
+    prefix: z.string().default('key:').meta({ description: 'Prepended to every generated key name.' }),
+    hot: z.array(HotKeySchema).default([]).meta({ description: 'Named hot keys whose share of traffic rises and decays over time.' }),
+    file: z.string().min(1).optional().meta({
+      description:
+        'A CSV of real keys, relative to this profile: a `key` column and an optional `weight` column (no header: key, then weight). The keys replace count and prefix; their weights replace popularity (without weights, popularity ranks them in file order).',
+    }),
+  })
+  .superRefine((keys, ctx) => {
+    if (keys.count === undefined && keys.file === undefined)
+      ctx.addIssue({ code: 'custom', path: ['count'], message: 'missing required field "count": expected a whole number ≥ 1 (or keys.file)' });
+  })
+  // The loader sets the count of a key file's keys once it has read them.
+  .transform((keys) => ({ ...keys, count: keys.count ?? 0 }));
 
 export const ClientSchema = z
   .strictObject({
@@ -318,7 +329,10 @@ export const ProfileSchema = z
     memcached: MemcachedTargetSchema.prefault({}).meta({ description: 'Sharding and connections for a memcached:// target.' }),
     generator: GeneratorLimitsSchema.prefault({}).meta({ description: 'Limits on the load generator’s own health (real targets); past one the run is INVALID.' }),
     limits: LimitsSchema.prefault({}).meta({ description: 'How big a plan may be before it is refused (override one run with --force).' }),
-    topology: z.union([z.string().min(1), TopologySchema]).meta({ description: 'Model topology: a path relative to this profile, or the topology inline.' }),
+    topology: z
+      .union([z.string().min(1), TopologySchema])
+      .optional()
+      .meta({ description: 'Model topology: a path relative to this profile, or the topology inline. Needed only to run on the model; a real target needs none.' }),
   })
   .meta({ title: 'stampede profile', description: 'A traffic profile: the shape of the load, not a tool invocation.' });
 

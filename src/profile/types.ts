@@ -1,11 +1,20 @@
 import type { Topology } from './topology/index.ts';
+import type { KeySample } from './key-file.ts';
 import type { ParsedProfile } from './schema.ts';
+import type { SecretReference } from './secrets.ts';
 
-/** A validated profile with every default applied, durations in µs and the topology loaded. */
-export interface Profile extends Omit<ParsedProfile, 'topology'> {
-  topology: Topology;
+/**
+ * A validated profile with every default applied, durations in µs and the topology loaded. A profile
+ * for a real target may have no topology; running one on the model needs it (`requireTopology`).
+ */
+export interface Profile extends Omit<ParsedProfile, 'topology' | 'keys'> {
+  topology?: Topology;
+  keys: Keys;
   source: ProfileSource;
 }
+
+/** The keyspace; with `keys.file`, `count` is the file's number of keys and `sample` its keys (see key-file.ts). */
+export type Keys = ParsedProfile['keys'] & { sample?: KeySample };
 
 export interface ProfileSource {
   /** Path of the profile file as the user gave it. */
@@ -14,6 +23,8 @@ export interface ProfileSource {
   topologyFile?: string;
   /** sha256 of the resolved profile (after --set), so two runs can tell whether they ran the same thing. */
   sha256: string;
-  /** The --set overrides applied, in order. */
+  /** The --set overrides applied, in order; a sensitive header's value [redacted] (secrets.ts). */
   overrides: string[];
+  /** Each `${NAME}` of the request templates and where it is used; absent when there is none (see secrets.ts). */
+  secrets?: SecretReference[];
 }

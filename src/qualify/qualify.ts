@@ -10,6 +10,7 @@ import { qualificationVerdict } from '../analysis/qualification-verdict.ts';
 import { runProfile, type RunOptions } from '../pipeline/run.ts';
 import { writeJson } from '../run-folder/index.ts';
 import type { Profile } from '../profile/types.ts';
+import { requireTopologyFor } from '../profile/topology-required.ts';
 import { realismFlags } from '../analysis/realism/index.ts';
 import { fellShort, RESULT_RULES } from '../analysis/realism/result-flags.ts';
 import { SEVERITY_ORDER, type RealismFlag } from '../analysis/realism/types.ts';
@@ -32,6 +33,8 @@ export interface QualifyOptions extends StepShape, Partial<SearchOptions> {
   driver?: RunOptions['driver'];
   /** Run a qualification over the profile's limits anyway. */
   force?: boolean | undefined;
+  /** Where `${NAME}` in http request templates is read from (see RunOptions.env). */
+  env?: RunOptions['env'];
 }
 
 /** A step is stretched up to this many times its duration to collect enough samples. */
@@ -80,6 +83,7 @@ export function stepOutcome(result: RunResult, analysis: RunAnalysis, dir: strin
  * peak is production.peakRps, else the profile's own peak rate.
  */
 export async function qualify(profile: Profile, options: QualifyOptions): Promise<Qualification> {
+  requireTopologyFor(profile, options.target ?? profile.target);
   const startedAt = new Date();
   const expectedPeakRps = profile.production?.peakRps ?? profilePeakRps(profile);
   const search = searchOptions(expectedPeakRps, options);
@@ -102,6 +106,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
       ...(options.signal && { signal: options.signal }),
       ...(options.driver && { driver: options.driver }),
       onInterval: options.onInterval,
+      env: options.env,
       // Checked just above, so that a step over the limits ends the search instead of the qualification.
       force: true,
     });

@@ -33,13 +33,7 @@ export function renderPlan(profile: Profile, plan: Plan, check: PlanCheck): stri
     plan.kinds.map((k, i) => [k, `${roundTo(plan.kindShares[i]! * 100, 2)}%`]),
     ['l', 'r'],
   );
-  const popularity = profile.keys.popularity;
-  const keyLaw =
-    popularity.type === 'zipf'
-      ? `zipf s=${popularity.s}`
-      : popularity.type === 'hotspot'
-        ? `hotspot ${popularity.trafficShare * 100}% of traffic on ${popularity.keyFraction * 100}% of keys`
-        : 'uniform';
+  const keyLaw = keyLawText(profile);
   // The same figure as the run's summary ("sent of N expected"): the measured window's, warm-up apart.
   const warmup = expectedDuringWarmup(plan);
   const expected = `${Math.round(plan.expectedRequests - warmup)} requests expected in the measured window${plan.warmupUs > 0 ? ` (+ ${Math.round(warmup)} during the warm-up)` : ''}`;
@@ -59,6 +53,19 @@ export function renderPlan(profile: Profile, plan: Plan, check: PlanCheck): stri
     ...planCheckLines(profile, check),
     '',
   ].join('\n');
+}
+
+/** How keys are drawn: the popularity law, or a key file's weights. */
+function keyLawText(profile: Profile): string {
+  const { popularity, file, sample } = profile.keys;
+  if (sample?.cumulative) return `weighted by ${file}`;
+  const law =
+    popularity.type === 'zipf'
+      ? `zipf s=${popularity.s}`
+      : popularity.type === 'hotspot'
+        ? `hotspot ${popularity.trafficShare * 100}% of traffic on ${popularity.keyFraction * 100}% of keys`
+        : 'uniform';
+  return file === undefined ? law : `${law} over ${file} in file order`;
 }
 
 function planCheckLines(profile: Profile, { figures: f, refusals }: PlanCheck): string[] {

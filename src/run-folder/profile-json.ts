@@ -1,8 +1,21 @@
+import { summariseSample } from '../profile/key-file.ts';
+import { redactProfile } from '../profile/secrets.ts';
 import type { Profile } from '../profile/types.ts';
 
-/** Non-finite limits ("inf" in YAML) survive the JSON round trip as {"$number": "Infinity"}. */
+/**
+ * Non-finite limits ("inf" in YAML) survive the JSON round trip as {"$number": "Infinity"}.
+ * Sensitive headers are written [redacted] (profile/secrets.ts), whatever the process's secrets; a
+ * key file's sample as its summary: a production sample may hold millions of keys.
+ */
 export function profileToJson(profile: Profile): string {
-  return `${JSON.stringify(profile, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { $number: String(v) } : v), 2)}\n`;
+  return `${JSON.stringify(storedForm(profile), (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { $number: String(v) } : v), 2)}\n`;
+}
+
+/** Sensitive headers redacted; a key file's sample as its summary (path, sha256, count), not its keys. */
+function storedForm(profile: Profile): unknown {
+  const redacted = redactProfile(profile);
+  const sample = profile.keys.sample;
+  return sample === undefined ? redacted : { ...redacted, keys: { ...redacted.keys, sample: summariseSample(sample) } };
 }
 
 export function profileFromJson(text: string): Profile {

@@ -1,6 +1,7 @@
 import type { HotKey, Popularity } from '../profile/schema.ts';
 import type { Rng } from './rng.ts';
 import type { Keyspace } from './types.ts';
+import { weightedDraw } from './weighted.ts';
 import { ZipfSampler } from './zipf.ts';
 
 export interface KeysSpec {
@@ -8,6 +9,8 @@ export interface KeysSpec {
   popularity: Popularity;
   prefix: string;
   hot: HotKey[];
+  /** Keys from a file (`keys.file`): their names in rank order and, when weighted, the running weight share. */
+  sample?: { keys: readonly string[]; cumulative?: readonly number[] | undefined } | undefined;
 }
 
 /** Share of key draws that go to one hot key at run time t (µs after the warm-up started). */
@@ -25,8 +28,12 @@ export function createKeyspace(spec: KeysSpec): Keyspace {
   return {
     count: spec.count,
     hotKeys,
-    keyName: (id) => (id < spec.count ? spec.prefix + id : hotKeys[id - spec.count]!),
+    keyName: spec.sample ? sampleKeyName(spec.sample.keys, hotKeys) : (id) => (id < spec.count ? spec.prefix + id : hotKeys[id - spec.count]!),
   };
+}
+
+function sampleKeyName(keys: readonly string[], hotKeys: readonly string[]): (id: number) => string {
+  return (id) => (id < keys.length ? keys[id]! : hotKeys[id - keys.length]!);
 }
 
 /**
@@ -45,7 +52,9 @@ export class KeyDrawer {
     clientName: string,
     private readonly rng: Rng,
   ) {
-    this.popular = popularityDraw(spec.count, spec.popularity, rng);
+    // A key file's weights are its popularity; without weights the law ranks its keys in file order.
+    const weights = spec.sample?.cumulative;
+    this.popular = weights ? weightedDraw(weights, rng) : popularityDraw(spec.count, spec.popularity, rng);
     const applies = (h: HotKey) => h.clients === undefined || h.clients.includes(clientName);
     this.hot = spec.hot.filter(applies);
     this.hotIds = spec.hot.flatMap((h, j) => (applies(h) ? [spec.count + j] : []));

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { checkPlan } from '../analysis/plan-check.ts';
 import type { PlanFigures } from '../analysis/plan-refused.ts';
 import { loadProfile } from '../profile/load.ts';
+import { requireTopology } from '../profile/topology-required.ts';
 import type { Plan } from '../schedule/types.ts';
 import { createSchedule } from '../schedule/index.ts';
 import { gridPoints, parseAxis, type Axis } from './grid.ts';
@@ -71,6 +72,8 @@ async function checkSweepPlan(options: SweepOptions, axes: Axis[], points: numbe
   let corners: string[][] = [[]];
   for (const axis of axes) corners = corners.flatMap((c) => [...new Set([axis.values[0]!, axis.values.at(-1)!])].map((v) => [...c, `${axis.path}=${v}`]));
   const profiles = await Promise.all(corners.map((overrides) => loadProfile(options.profilePath, [...options.set, ...overrides])));
+  // A sweep runs on the model: every point needs the topology.
+  for (const profile of profiles) requireTopology(profile);
   const plans = profiles.map((p) => createSchedule(p).plan);
   const largest = plans.reduce((a: Plan, b: Plan) => (b.expectedRequests > a.expectedRequests ? b : a));
   const longestS = plans.reduce((most, p) => Math.max(most, p.totalUs / 1e6), 0);

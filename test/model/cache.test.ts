@@ -38,7 +38,7 @@ describe('cache placement and warm-up', () => {
     keys: { count: 1000, prefix: 'item:' },
     topology: cachedTopology({ hash: 'fnv1a_32', capacity: 10, warm: true }),
   });
-  const model = new Model(profile.topology, createSchedule(profile).plan, 1, { userCompleted: () => undefined });
+  const model = new Model(profile.topology!, createSchedule(profile).plan, 1, { userCompleted: () => undefined });
   const cache = model.parts.wiring.all(cacheKind)[0]!;
 
   it('places a key on hash(name) mod shards', () => {

@@ -61,7 +61,7 @@ describe('profileJsonSchema', () => {
 
   it('is a draft 2020-12 schema with the profile fields and their descriptions', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(schema).toMatchObject({ type: 'object', additionalProperties: false, title: 'stampede profile', required: expect.arrayContaining(['name', 'phases', 'topology']) });
+    expect(schema).toMatchObject({ type: 'object', additionalProperties: false, title: 'stampede profile', required: expect.arrayContaining(['name', 'phases']) });
     const properties = schema.properties as Record<string, JsonSchema>;
     expect(properties.phases).toMatchObject({ type: 'array', minItems: 1, description: expect.stringMatching(/rate curve/) });
     expect(properties.arrivals?.description).toMatch(/open loop/);

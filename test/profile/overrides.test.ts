@@ -71,7 +71,9 @@ describe('--set overrides', () => {
   it('names the override for problems inside parents it created', async () => {
     const issues = await issuesOf(parseProfileText(text, inline, ['keys.popularity={type: zipf, s: 1}']));
 
-    expect(issueAt(issues, 'keys.count').message).toBe('missing required field "count": expected a whole number ≥ 1 (from --set keys.popularity={type: zipf, s: 1})');
+    expect(issueAt(issues, 'keys.count').message).toBe(
+      'missing required field "count": expected a whole number ≥ 1 (or keys.file) (from --set keys.popularity={type: zipf, s: 1})',
+    );
   });
 
   it('names the topology file for an invalid value set in it', async () => {

@@ -18,6 +18,9 @@ function lawShare(keys: Profile['keys'], k: number): number {
   const n = keys.count;
   if (k <= 0) return 0;
   if (k >= n) return 1;
+  // A key file's weights, when the profile holds them (a profile.json read back keeps only their summary).
+  const weights = keys.sample?.cumulative;
+  if (weights) return weights[k - 1]!;
   const p = keys.popularity;
   switch (p.type) {
     case 'uniform':

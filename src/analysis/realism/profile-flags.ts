@@ -34,7 +34,8 @@ export const keySkew: FlagRule = ({ profile }) => {
       ),
     ];
   }
-  if (profile.keys.hot.length > 0) return [];
+  // Production's own keys and weights need no rule of thumb.
+  if (profile.keys.hot.length > 0 || profile.keys.sample?.cumulative) return [];
   const p = profile.keys.popularity;
   if (p.type === 'uniform' && profile.keys.count > 1) {
     return [
@@ -211,7 +212,7 @@ export const clientInstances: FlagRule = ({ profile }) => {
 
 export const warmup: FlagRule = ({ profile }) => {
   if (profile.warmup > 0) return [];
-  const cold = isModel(profile) && Object.values(profile.topology.caches).some((c) => !c.warm);
+  const cold = isModel(profile) && Object.values(profile.topology?.caches ?? {}).some((c) => !c.warm);
   return [
     flag(
       'no-warmup',
@@ -300,8 +301,8 @@ export const failoverHeadroom: FlagRule = ({ profile, qualification }) => {
 };
 
 export const retriesAndTimeouts: FlagRule = ({ profile }) => {
-  if (!isModel(profile)) return [];
   const t = profile.topology;
+  if (!isModel(profile) || t === undefined) return [];
   const flags: RealismFlag[] = [];
   const callers = callerGroups(profile);
   const untimed = callers.filter((g) => !Number.isFinite(t.clientGroups[g]?.timeout ?? Infinity));
@@ -447,7 +448,7 @@ function phaseUs(p: Profile['phases'][number]): number {
 
 /** Client groups through which the profile's users call the entry service. */
 function callerGroups(profile: Profile): string[] {
-  const caller = profile.topology.caller;
+  const caller = profile.topology?.caller;
   if (caller === undefined) return [];
   return typeof caller === 'string' ? [caller] : [...new Set(Object.values(caller))];
 }
@@ -456,10 +457,12 @@ function callerGroups(profile: Profile): string[] {
 function testConnections(profile: Profile): number | undefined {
   if (profile.target.startsWith('http')) return profile.http.connections;
   if (profile.target.startsWith('memcached')) return profile.memcached.connectionsPerShard;
-  const caches = new Set(Object.keys(profile.topology.caches));
-  const groups = Object.values(profile.topology.services).flatMap((s) => s.calls.filter((c) => caches.has(c.to)).map((c) => c.via));
+  const t = profile.topology;
+  if (t === undefined) return undefined;
+  const caches = new Set(Object.keys(t.caches));
+  const groups = Object.values(t.services).flatMap((s) => s.calls.filter((c) => caches.has(c.to)).map((c) => c.via));
   if (groups.length === 0) return undefined;
-  return Math.max(...groups.map((g) => profile.topology.clientGroups[g]?.pool.maxOpen ?? Infinity));
+  return Math.max(...groups.map((g) => t.clientGroups[g]?.pool.maxOpen ?? Infinity));
 }
 
 function testClientInstances(profile: Profile): number {
@@ -469,13 +472,13 @@ function testClientInstances(profile: Profile): number {
   if (callers.length === 0) return fromProfile;
   return Math.max(
     fromProfile,
-    callers.reduce((sum, g) => sum + (profile.topology.clientGroups[g]?.instances ?? 1), 0),
+    callers.reduce((sum, g) => sum + (profile.topology?.clientGroups[g]?.instances ?? 1), 0),
   );
 }
 
 function testShards(profile: Profile): number | undefined {
   if (profile.target.startsWith('memcached')) return profile.target.split(',').length;
   if (!isModel(profile)) return undefined;
-  const caches = Object.values(profile.topology.caches);
+  const caches = Object.values(profile.topology?.caches ?? {});
   return caches.length === 0 ? undefined : Math.max(...caches.map((c) => c.shards));
 }

@@ -1,8 +1,8 @@
 import type { ArgumentsCamelCase, Argv } from 'yargs';
-import { type ArgsOf, type StampedeCommand, productionSampleOption, profileOptions } from '../command.ts';
+import { type ArgsOf, type StampedeCommand, checkTargetOption, productionSampleOption, profileOptions } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 
-const builder = (yargs: Argv) => productionSampleOption(profileOptions(yargs));
+const builder = (yargs: Argv) => checkTargetOption(productionSampleOption(profileOptions(yargs)));
 
 type LintArgs = ArgumentsCamelCase<ArgsOf<typeof builder>>;
 
@@ -23,12 +23,17 @@ export const lint: StampedeCommand<ArgsOf<typeof builder>> = {
 };
 
 async function profileFlags(args: LintArgs) {
-  const [{ loadProfileWithSample }, { realismFlags }, { createSchedule }] = await Promise.all([
+  const [{ loadProfileWithSample, targetOption }, { requireTopologyFor }, { realismFlags }, { createSchedule }] = await Promise.all([
     import('../input.ts'),
+    import('../../profile/topology-required.ts'),
     import('../../analysis/realism/index.ts'),
     import('../../schedule/index.ts'),
   ]);
-  const profile = await loadProfileWithSample(args.profile, args.set, args.productionSample);
+  const option = targetOption(args.target);
+  const loaded = await loadProfileWithSample(args.profile, args.set, args.productionSample);
+  // The flags judge the profile as it would run: on the target --target names, if any.
+  const profile = option === undefined ? loaded : { ...loaded, target: option };
+  requireTopologyFor(profile, profile.target);
   return { title: profile.name, flags: realismFlags({ profile, plan: createSchedule(profile).plan }) };
 }
 
@@ -39,7 +44,8 @@ async function k6ScriptFlags(args: LintArgs) {
     import('../../interop/k6/errors.ts'),
     import('../errors.ts'),
   ]);
-  if (args.set.length > 0 || args.productionSample !== undefined) throw new CommandLineError('--set and --production-sample apply to profiles, not to k6 scripts');
+  if (args.set.length > 0 || args.productionSample !== undefined || args.target !== undefined)
+    throw new CommandLineError('--set, --target and --production-sample apply to profiles, not to k6 scripts');
   const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
   try {
     return { title: `${args.profile} (k6 script)`, flags: await lintK6Script(args.profile, env) };

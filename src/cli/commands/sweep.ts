@@ -25,15 +25,17 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
   example: ['stampede sweep profiles/viral-hot-key.yaml --vary keys.hot[0].peak=0.1..0.5', 'where does the system stop recovering as the hot key grows?'],
   builder,
   async run(args, signal) {
-    const [{ sweep, renderSweep }, { parseAxis }, { loadProfile }, { ProfileError }, { commandLineError }, { parseDurationUs }, { Progress, progressMode }] = await Promise.all([
-      import('../../sweep/sweep.ts'),
-      import('../../sweep/grid.ts'),
-      import('../../profile/load.ts'),
-      import('../../profile/issues.ts'),
-      import('../input.ts'),
-      import('../../profile/units.ts'),
-      import('../progress.ts'),
-    ]);
+    const [{ sweep, renderSweep }, { parseAxis }, { loadProfile }, { requireTopology }, { ProfileError }, { commandLineError }, { parseDurationUs }, { Progress, progressMode }] =
+      await Promise.all([
+        import('../../sweep/sweep.ts'),
+        import('../../sweep/grid.ts'),
+        import('../../profile/load.ts'),
+        import('../../profile/topology-required.ts'),
+        import('../../profile/issues.ts'),
+        import('../input.ts'),
+        import('../../profile/units.ts'),
+        import('../progress.ts'),
+      ]);
     if (args.vary.length > 2) throw optionError('--vary', `given ${args.vary.length} times; a sweep has one or two axes`, 'e.g. --vary phases[0].rate=100..900');
     const steps = numberOption('--steps', args.steps, { min: 2, max: MAX_STEPS, integer: true, example: '5' });
     const parallel = optionalNumberOption('--parallel', args.parallel, { min: 1, max: 64, integer: true, example: '2' });
@@ -48,7 +50,8 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
     const points = axes.reduce((n, axis) => n * axis.values.length, 1);
     if (points > MAX_POINTS) throw optionError('--vary', `${points} grid points; at most ${MAX_POINTS}`, 'fewer --steps or values');
     // Fail on a bad profile, path or value before starting workers: every value of each axis, the others at their first.
-    await loadProfile(args.profile, args.set);
+    // A sweep runs on the model: a profile for a real target only (no topology) is refused here.
+    requireTopology(await loadProfile(args.profile, args.set));
     const first = axes.map((axis) => `${axis.path}=${axis.values[0]}`);
     for (const [a, axis] of axes.entries()) {
       for (const value of axis.values) {

@@ -1,21 +1,29 @@
-import { type StampedeCommand, profileOptions } from '../command.ts';
+import type { Argv } from 'yargs';
+import { type ArgsOf, type StampedeCommand, checkTargetOption, profileOptions } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 
-export const validate: StampedeCommand<{ profile: string; set: string[] }> = {
+const builder = (yargs: Argv) => checkTargetOption(profileOptions(yargs));
+
+export const validate: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'validate <profile>',
   describe: 'check a profile and print its resolved plan',
   example: ['stampede validate profiles/sudden-spike.yaml --set phases[0].rate=2000', 'check a profile with an override and print its plan'],
-  builder: profileOptions,
+  builder,
   async run(args) {
-    const [{ loadProfile }, { createSchedule }, { renderPlan }, { planFigures, planRefusals }] = await Promise.all([
+    const [input, { loadProfile }, { requireTopologyFor }, { createSchedule }, { renderPlan }, { planFigures, planRefusals }] = await Promise.all([
+      import('../input.ts'),
       import('../../profile/load.ts'),
+      import('../../profile/topology-required.ts'),
       import('../../schedule/index.ts'),
       import('../../report/plan.ts'),
       import('../../analysis/plan-check.ts'),
     ]);
+    const option = input.targetOption(args.target);
     const profile = await loadProfile(args.profile, args.set);
+    const target = option ?? profile.target;
+    requireTopologyFor(profile, target);
     const plan = createSchedule(profile).plan;
-    const figures = planFigures(profile, plan);
+    const figures = planFigures(profile, plan, { target });
     const refusals = planRefusals(figures, profile.limits);
     process.stdout.write(renderPlan(profile, plan, { figures, refusals }));
     // A plan `run` would refuse is bad input here too: CI validating profiles catches it first.
