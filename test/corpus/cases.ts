@@ -215,7 +215,7 @@ export const COMMAND_LINE_CASES: readonly CorpusCase[] = [
   line('export to an unknown format', ['export', 'jmeter', '{base}', '-o', '{out}'], 'Invalid values'),
   line('lint a k6 script that does not compile', ['lint', 'test/fixtures/k6/does-not-compile.js'], 'it does not compile: Expected identifier'),
   line('lint a k6 script whose init code throws', ['lint', 'test/fixtures/k6/throws-in-init.js'], 'its init code threw: set SHOP_URL'),
-  line('lint a k6 script with --set', ['lint', 'profiles/k6/open-model.js', '--set', 'seed=1'], '--set and --production-sample apply to profiles, not to k6 scripts'),
+  line('lint a k6 script with --set', ['lint', 'profiles/k6/open-model.js', '--set', 'seed=1'], '--set, --target and --production-sample apply to profiles, not to k6 scripts'),
 ];
 
 /** Every case. */
