@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { mean, rehearse, series } from './incidents/support.ts';
+import { runModel, type ModelRunResult } from './support/run.ts';
+
+const SEEDS = [1, 2, 3] as const;
+
+/** 1,000 requests/s for 20 s into api → a 4-shard cache (modulo: keys spread evenly), 50 ms client timeout, no retries. */
+function stack(seed: number, timeline: unknown[]) {
+  return {
+    seed,
+    arrivals: 'constant' as const,
+    phases: [{ type: 'steady' as const, rate: 1000, duration: 20 }],
+    keys: { count: 10_000 },
+    topology: {
+      entry: 'api',
+      clientGroups: { mc: { instances: 4, pool: { maxIdle: 'inf' }, timeout: '50ms' } },
+      services: { api: { workers: 'inf', serviceTime: '100us', calls: [{ to: 'cache', via: 'mc' }] } },
+      caches: { cache: { shards: 4, workers: 4, serviceTime: '200us', warm: true } },
+      timeline,
+    },
+  };
+}
+
+const gauge = (run: ModelRunResult, name: string) => run.recorder.intervals.map((g) => g[name] ?? 0);
+
+describe('blips: time-limited faults on some shards', () => {
+  it.each(SEEDS)('seed %i: full loss on shards 0-1 for 2 s fails half the requests then, none before or after', async (seed) => {
+    const run = await runModel(stack(seed, [{ type: 'blip', at: '5s', for: '2s', cache: 'cache', shards: '0-1', loss: 1 }]));
+    const goodput = gauge(run, 'goodputRps');
+    expect(goodput[3]!).toBeGreaterThan(990);
+    // Half the keys live on shards 0–1: ~500/s succeed inside the window.
+    expect(mean(goodput, 5, 7)).toBeGreaterThan(400);
+    expect(mean(goodput, 5, 7)).toBeLessThan(600);
+    expect(goodput[9]!).toBeGreaterThan(990);
+    expect(run.recorder.failures('timeout')).toBeGreaterThan(800);
+    expect(run.recorder.failures('timeout')).toBeLessThan(1200);
+    expect(run.recorder.firstFailureUs.get('timeout')!).toBeGreaterThanOrEqual(5_000_000);
+  });
+
+  it.each(SEEDS)('seed %i: a repeated outage (down every 5 s for 1 s) refuses requests to its shard in each window only', async (seed) => {
+    const run = await runModel(stack(seed, [{ type: 'blip', at: '2s', for: '1s', every: '5s', cache: 'cache', shards: [3], down: true }]));
+    const goodput = gauge(run, 'goodputRps');
+    // A quarter of the keys, refused in 2–3, 7–8, 12–13 and 17–18 s.
+    for (const second of [2, 7, 12, 17]) expect(goodput[second]!).toBeLessThan(800);
+    for (const second of [4, 9, 14]) expect(goodput[second]!).toBeGreaterThan(990);
+    expect(run.recorder.failures('connection_refused')).toBeGreaterThan(900);
+    expect(run.recorder.failures('connection_refused')).toBeLessThan(1100);
+    expect(run.recorder.failures('timeout')).toBe(0);
+  });
+
+  it.each(SEEDS)('seed %i: added latency on one shard slows its keys inside the window without failing them', async (seed) => {
+    const quiet = await runModel(stack(seed, []));
+    // 5 ms per op: the shard's 4 workers still serve 800/s, above its 250/s.
+    const slow = await runModel(stack(seed, [{ type: 'blip', at: '5s', for: '5s', cache: 'cache', shards: '2', latency: '5ms' }]));
+    expect(slow.details.requests.failed).toBe(0);
+    // A quarter of the requests for a quarter of the run: ~6% take 5 ms more.
+    expect(quiet.recorder.percentile(99)).toBeLessThan(2_000);
+    expect(slow.recorder.percentile(99)).toBeGreaterThan(5_000);
+    expect(slow.recorder.percentile(90)).toBeLessThan(2_000);
+  });
+
+  it('a blip needs an effect, and a repeated one must be shorter than its period', () => {
+    expect(() => runModel(stack(1, [{ type: 'blip', at: '1s', for: '1s', cache: 'cache', shards: '0' }]))).toThrow(/at least one of/);
+    expect(() => runModel(stack(1, [{ type: 'blip', at: '1s', for: '5s', every: '5s', cache: 'cache', shards: '0', loss: 1 }]))).toThrow(/shorter than its period/);
+  });
+});
+
+describe('a network element: delay, partition, buffer (HotOS retry example, profiles/hotos-retry.yaml)', () => {
+  const PROFILE = 'hotos-retry';
+  const RATE = 700;
+  const network = (mode: string, extra = '') => `topology.timeline=[{type: network, at: 20s, for: 2s, to: api, mode: ${mode}${extra}}]`;
+  const success = (run: ModelRunResult, from: number, to: number) => mean(series(run, 'goodputRps'), from, to) / RATE;
+
+  it.each(SEEDS)(
+    'seed %i: a buffer holding requests for 2 s delivers them at once — most to callers long gone — and the service stays failed',
+    { timeout: 30_000 },
+    async (seed) => {
+      const run = await rehearse(PROFILE, seed, [network('hold')]);
+      expect(success(run, 5, 20)).toBeGreaterThan(0.95);
+      // 2 s × 700/s × up to 4 attempts, every one timed out before delivery.
+      const orphans = series(run, 'networkOrphans.api.0');
+      expect(orphans[19]).toBe(0);
+      expect(orphans[22]!).toBeGreaterThan(3000);
+      expect(series(run, 'queueDepth.api')[22]!).toBeGreaterThan(1000);
+      expect(success(run, 40, 90)).toBeLessThanOrEqual(0.1);
+    },
+  );
+
+  it.each(SEEDS)('seed %i: the same buffer with LIFO: fresh attempts first, the service recovers', { timeout: 30_000 }, async (seed) => {
+    const run = await rehearse(PROFILE, seed, [network('hold'), 'topology.services.api.queue.discipline=lifo']);
+    expect(series(run, 'networkOrphans.api.0')[25]!).toBeGreaterThan(3000);
+    expect(success(run, 30, 90)).toBeGreaterThan(0.95);
+  });
+
+  it.each(SEEDS)('seed %i: a partition drops instead (no late delivery); a 20 ms delay only adds latency', { timeout: 30_000 }, async (seed) => {
+    const partition = await rehearse(PROFILE, seed, [network('drop')]);
+    expect(series(partition, 'networkDropped.api.0')[22]!).toBeGreaterThan(3000);
+    expect(series(partition, 'networkOrphans.api.0')[22]).toBe(0);
+    const delayed = await rehearse(PROFILE, seed, [network('delay', ', delay: 20ms')]);
+    expect(success(delayed, 30, 90)).toBeGreaterThan(0.95);
+    expect(series(delayed, 'networkDropped.api.0')[22]).toBe(0);
+  });
+});
+
+describe('correlated blips against independent loss: a shared client view (Twitter 2011-08, its fix judged)', () => {
+  const PROFILE = 'twitter-2011-08-client-ejection';
+  type Cache = { staleReads: number; lost: number };
+  const INDEPENDENT: string[] = [];
+  // The same share of lost requests (30% on two shards) as 3 s freezes every 10 s.
+  const BLIPS = ['topology.caches.user-cache.packetLoss.probability=0', 'topology.timeline=[{type: blip, at: 5s, for: 3s, every: 10s, cache: user-cache, shards: "0-1", loss: 1}]'];
+  const view = (v: string) => `topology.clientGroups.rails-to-cache.markDown.view=${v}`;
+  const figures = (run: ModelRunResult) => ({
+    markDowns: run.details.clientGroups['rails-to-cache']!.markDowns,
+    stale: (run.details.caches['user-cache'] as unknown as Cache).staleReads,
+  });
+
+  it.each(SEEDS)(
+    'seed %i: with freezes a shared view ejects >10× less than per-client views and cuts stale reads >5×; with independent loss the cut is smaller',
+    { timeout: 60_000 },
+    async (seed) => {
+      const ownBlips = figures(await rehearse(PROFILE, seed, [...BLIPS, view('instance')]));
+      const sharedBlips = figures(await rehearse(PROFILE, seed, [...BLIPS, view('shared')]));
+      const ownLoss = figures(await rehearse(PROFILE, seed, [...INDEPENDENT, view('instance')]));
+      const sharedLoss = figures(await rehearse(PROFILE, seed, [...INDEPENDENT, view('shared')]));
+      // A freeze hits every client at once: each of 100 clients ejects on its own, or one ejection serves all.
+      expect(sharedBlips.markDowns * 10).toBeLessThan(ownBlips.markDowns);
+      expect(sharedBlips.stale * 5).toBeLessThan(ownBlips.stale);
+      expect(sharedLoss.markDowns).toBeLessThan(ownLoss.markDowns);
+      // Independent loss keeps re-ejecting the lossy shards; the stale reads left are a bigger share.
+      expect(ownLoss.stale / sharedLoss.stale).toBeLessThan(ownBlips.stale / sharedBlips.stale);
+    },
+  );
+});
