@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sizeDistribution, timeDistribution } from '../distribution.ts';
 import { countOrInfinite, duration, durationOrInfinite } from '../units.ts';
 import { positiveCountOrInfinite, QueueSchema } from './common.ts';
+import { ShardClassSchema } from './shard-classes.ts';
 
 export const HASH_NAMES = ['fnv1_32', 'fnv1a_32', 'murmur3', 'md5'] as const;
 export type HashName = (typeof HASH_NAMES)[number];
@@ -71,6 +72,10 @@ export const CacheSchema = z
         description:
           'Container CPU quota per shard: once a period’s quota of service time is used, work waits for the next period (throttling) — Twitter 2014-03’s "throttling death spiral".',
       }),
+    shardClasses: z.array(ShardClassSchema).default([]).meta({
+      description:
+        'Shards that differ from these settings (a later class wins where two select a shard): e.g. [{fraction: 0.2, memory: {limit: 50}}] or [{every: {mod: 2, rem: 0}, nic: 125000000}]. Cluster-wide rules (autoRemove, placement) see one cache.',
+    }),
     copies: z.boolean().default(false).meta({
       description:
         'Track a copy and its version per (key, shard), so clients with different views fill a key on several shards and an old copy stays readable: hits on an out-of-date copy count as stale reads. Memory grows with keys × shards: small keyspaces only.',

@@ -57,6 +57,12 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
       }
     });
   }
+  for (const [name, cache] of Object.entries(t.caches)) {
+    cache.shardClasses.forEach((c, i) => {
+      if (c.memory !== undefined && cache.memory === undefined && c.memory.limit === undefined)
+        issues.push({ path: ['caches', name, 'shardClasses', i, 'memory', 'limit'], message: 'the cache has no `memory`: a shard class that models memory needs its `limit`' });
+    });
+  }
   for (const [name, monitor] of Object.entries(t.monitors)) {
     if (kindOf.get(monitor.cache) !== 'cache') issues.push({ path: ['monitors', name, 'cache'], message: `expected the name of a cache, got "${monitor.cache}"` });
   }

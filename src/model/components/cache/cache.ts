@@ -17,6 +17,7 @@ import { ShardedLru } from './lru.ts';
 import { ShardMemory } from './memory.ts';
 import { ShardNics } from './nic.ts';
 import { ShardPlacement } from './placement.ts';
+import type { PerShard } from './shard-specs.ts';
 import { ShardLoad } from './shard-load.ts';
 import { warmShards } from './warm.ts';
 
@@ -60,7 +61,9 @@ export interface CacheConfig {
   /** Shard slots: the initial shards plus every shard the timeline may add. */
   slots: number;
   keyspace: Keyspace;
-  serviceTime: Sampler;
+  /** Per shard slot (shard classes may differ). */
+  serviceTime: Sampler[];
+  shards: PerShard;
   valueSize: Sampler;
   hotValueSize: Sampler;
   /** Decides which requests packet loss drops. */
@@ -100,13 +103,14 @@ export class CacheNode implements ModelNode, EventHandler {
   /** Injected latency added to every op (timeline `latency`). */
   extraLatencyUs = 0;
   private readonly spec: Cache;
-  private readonly workers: number;
+  private readonly workers: Float64Array;
   private readonly queueLimit: number;
   private readonly lifo: boolean;
   private readonly connectionOverhead: number;
-  private readonly serviceTime: Sampler;
+  private readonly serviceTime: Sampler[];
   private readonly lossRng: Rng;
   private readonly handlerId: number;
+  private readonly backlogs: boolean;
   /** Connections parked in the kernel's accept queue at the fd limit. */
   readonly acceptQueue: AcceptQueue;
   /** Per shard: incremented when its process dies; tasks of an older epoch belong to the dead process. */
@@ -119,7 +123,7 @@ export class CacheNode implements ModelNode, EventHandler {
     const { spec, slots, keyspace } = config;
     this.name = config.name;
     this.spec = spec;
-    this.workers = spec.workers;
+    this.workers = config.shards.workers;
     this.queueLimit = spec.queue.limit;
     this.lifo = spec.queue.discipline === 'lifo';
     this.connectionOverhead = spec.connectionOverhead;
@@ -131,19 +135,25 @@ export class CacheNode implements ModelNode, EventHandler {
     this.faults = new ShardFaults(config.standingLoss);
     this.busy = new Int32Array(slots);
     this.acceptQueue = new AcceptQueue(slots);
+    this.backlogs = config.shards.backlog.some((b) => b > 0);
     this.epochs = new Int32Array(slots);
     this.load = new ShardLoad(slots);
     this.queues = Array.from({ length: slots }, () => new IntDeque(16));
     this.lru = new ShardedLru(keyspace.count + keyspace.hotKeys.length, slots, spec.capacity, spec.copies);
     this.placement = new ShardPlacement({ cacheName: config.name, hash: spec.hash, placement: spec.placement, shards: spec.shards, slots, keyspace });
     this.nics = new ShardNics(
-      { bandwidth: spec.nic, replyOverhead: spec.replyOverhead, slots, keyspace, valueSize: config.valueSize, hotValueSize: config.hotValueSize },
+      { bandwidth: config.shards.nic, replyOverhead: spec.replyOverhead, slots, keyspace, valueSize: config.valueSize, hotValueSize: config.hotValueSize },
       this.stats,
     );
-    this.memory = new ShardMemory(spec.memory, slots, {
-      connections: (shard) => ctx.connections[this.nodeBase + shard]!,
-      requests: (shard) => this.queues[shard]!.size + this.busy[shard]!,
-    });
+    this.memory = new ShardMemory(
+      config.shards.memory,
+      slots,
+      {
+        connections: (shard) => ctx.connections[this.nodeBase + shard]!,
+        requests: (shard) => this.queues[shard]!.size + this.busy[shard]!,
+      },
+      spec.memory?.restartDelay ?? Number.POSITIVE_INFINITY,
+    );
     this.quota = spec.cpuQuota ? new CpuQuota(spec.cpuQuota.cores * spec.cpuQuota.period, spec.cpuQuota.period, slots, this.stats) : null;
     this.handlerId = ctx.sim.register(this);
     if (spec.warm) warmShards(this.lru, this.placement.active, keyspace.count, (key) => this.placement.shardOf(key));
@@ -151,7 +161,7 @@ export class CacheNode implements ModelNode, EventHandler {
 
   /** True when the shards have an accept queue beyond their fd limit. */
   get backlogged(): boolean {
-    return this.spec.backlog > 0;
+    return this.backlogs;
   }
 
   /** A timeline blip starts (`on`) or ends on the listed shards. */
@@ -276,7 +286,7 @@ export class CacheNode implements ModelNode, EventHandler {
   /** A request on an accepted connection: a worker, else the queue, else `queue_full`. */
   private admit(task: Task): void {
     const shard = task.shard;
-    if (this.busy[shard]! < this.workers) {
+    if (this.busy[shard]! < this.workers[shard]!) {
       this.start(task);
       return this.checkMemory(shard);
     }
@@ -394,7 +404,7 @@ export class CacheNode implements ModelNode, EventHandler {
     this.busy[task.shard]!++;
     let factor = this.slowdown;
     if (this.connectionOverhead > 0) factor *= 1 + (this.connectionOverhead * this.ctx.connections[this.nodeBase + task.shard]!) / 1000;
-    let us = this.serviceTime();
+    let us = this.serviceTime[task.shard]!();
     if (factor !== 1) us = Math.round(us * factor);
     us += this.extraLatencyUs + this.faults.extraUs[task.shard]!;
     this.ctx.sim.after(this.quota !== null ? this.quota.delayUs(task.shard, us, this.ctx.sim.nowUs) : us, this.handlerId, EV_OP_DONE, task.id);

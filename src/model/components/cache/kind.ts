@@ -4,6 +4,7 @@ import { shardSlots } from '../../core/timeline.ts';
 import type { ComponentKind, ModelComponent } from '../component.ts';
 import type { ServerConnections } from '../../core/server-connections.ts';
 import { CacheNode, type CacheStats } from './cache.ts';
+import { perShard } from './shard-specs.ts';
 
 const SHARDS = defineGauge('shards', 'count', 'cache', 'shards in the ring at the sample');
 const STALE_READS = defineGauge('staleReads', 'count', 'cache', 'hits on an out-of-date copy, since the start');
@@ -45,7 +46,11 @@ export const cacheKind: ComponentKind<CacheNode> = {
       const hotValueSize = spec.hotKeyValueSize ? createSampler(spec.hotKeyValueSize, values) : valueSize;
       const nodeBase = wiring.firstNode(name);
       const slots = wiring.nodeSlots(name);
-      const serviceTime = createSampler(spec.serviceTime, r);
+      const shards = perShard(spec, slots);
+      // Each class's service time draws from the cache's stream, like the cache's own.
+      const own = createSampler(spec.serviceTime, r);
+      const byClass = spec.shardClasses.map((c) => (c.serviceTime !== undefined ? createSampler(c.serviceTime, r) : own));
+      const serviceTime = Array.from(shards.serviceTimeClass, (c) => (c < 0 ? own : byClass[c]!));
       const cache = new CacheNode(ctx, {
         name,
         spec,
@@ -53,14 +58,15 @@ export const cacheKind: ComponentKind<CacheNode> = {
         slots,
         keyspace: plan.keyspace,
         serviceTime,
+        shards,
         valueSize,
         hotValueSize,
         lossRng: wiring.rng(`cache:${name}:loss`),
         faultRng: wiring.rng(`cache:${name}:faults`),
-        standingLoss: new Float64Array(slots),
+        standingLoss: shards.loss,
       });
-      ctx.connectionLimit.fill(spec.connectionLimit, nodeBase, nodeBase + slots);
-      ctx.serverConns.backlogLimit.fill(spec.backlog, nodeBase, nodeBase + slots);
+      ctx.connectionLimit.set(shards.connectionLimit, nodeBase);
+      ctx.serverConns.backlogLimit.set(shards.backlog, nodeBase);
       ctx.serverConns.dropOverflow.fill(spec.backlogOverflow === 'drop' ? 1 : 0, nodeBase, nodeBase + slots);
       wiring.add(
         cacheKind,
