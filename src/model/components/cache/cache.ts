@@ -37,7 +37,7 @@ export class CacheStats {
   bytesSent = 0;
   /** Membership changes (shards added or removed). */
   membershipChanges = 0;
-  /** Shards OOM-killed, and restarted (empty). */
+  /** Shards OOM-killed, and restarted (empty: after an OOM kill or a monitor restart). */
   oomKills = 0;
   restarts = 0;
   /** Requests refused by a dead shard, or lost in its queue when it died. */
@@ -332,9 +332,9 @@ export class CacheNode implements ModelNode, EventHandler {
     this.ctx.sim.after(downUs, this.handlerId, EV_BACK_UP, shard);
   }
 
-  /** A shard a monitor should probe: in the ring, or down. */
+  /** A shard a monitor probes: in the ring and not OOM-killed (bringing those back is the operators' `restoreShards`). */
   slotInUse(shard: number): boolean {
-    return this.placement.isMember(shard) || this.memory.dead[shard] === 1 || this.ctx.serverConns.down[this.nodeBase + shard] === 1;
+    return this.placement.isMember(shard) && this.memory.dead[shard] !== 1;
   }
 
   handle(code: number, taskId: number): void {
