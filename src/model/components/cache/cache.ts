@@ -245,30 +245,39 @@ export class CacheNode implements ModelNode, EventHandler {
     task.epoch = this.epochs[shard]!;
     call.serverTask = task.id;
     this.load.op(shard);
-    if (this.memory.dead[shard] === 1 || this.ctx.serverConns.down[node] === 1 || this.faults.down[shard] === 1) {
-      this.stats.refused++;
-      return this.reject(task, CONNECTION_REFUSED);
-    }
-    if (this.faults.drop(shard, this.faultRng)) {
-      this.stats.lost++;
-      this.ctx.freeTask(task);
-      return;
-    }
-    const loss = this.spec.packetLoss;
-    if (loss !== undefined && shard < loss.shards && this.lossRng.next() < loss.probability) {
-      // Dropped on the way: no reply ever comes, the client's timeout decides.
-      this.stats.lost++;
-      this.ctx.freeTask(task);
-      return;
-    }
-    if (call.connState === DIAL_BACKLOG) {
+    if (this.arrived(task, node, call.connState)) this.admit(task);
+  }
+
+  /**
+   * A request reaches the shard: refused when nothing listens, parked while its connection waits in
+   * the accept queue, refused by an outage blip, lost to packet loss (no reply: the client's timeout
+   * decides) — or on to a worker (true).
+   */
+  private arrived(task: Task, node: number, connState: number): boolean {
+    const shard = task.shard;
+    if (this.memory.dead[shard] === 1 || this.ctx.serverConns.down[node] === 1) return this.refuse(task);
+    if (connState === DIAL_BACKLOG) {
       if (!this.ctx.serverConns.canAccept(node)) {
         task.state = TASK_QUEUED;
-        return this.acceptQueue.park(shard, task.id);
+        this.acceptQueue.park(shard, task.id);
+        return false;
       }
       this.ctx.serverConns.acceptFromBacklog(node);
     }
-    this.admit(task);
+    if (this.faults.down[shard] === 1) return this.refuse(task);
+    const loss = this.spec.packetLoss;
+    if (this.faults.drop(shard, this.faultRng) || (loss !== undefined && shard < loss.shards && this.lossRng.next() < loss.probability)) {
+      this.stats.lost++;
+      this.ctx.freeTask(task);
+      return false;
+    }
+    return true;
+  }
+
+  private refuse(task: Task): false {
+    this.stats.refused++;
+    this.reject(task, CONNECTION_REFUSED);
+    return false;
   }
 
   /** An fd of the shard was freed: the oldest connections in its accept queue get one each. */
@@ -311,15 +320,9 @@ export class CacheNode implements ModelNode, EventHandler {
     task.reason = 0;
     task.epoch = this.epochs[shard]!;
     task.prober = prober;
-    if (this.memory.dead[shard] === 1 || this.ctx.serverConns.down[node] === 1) this.reject(task, CONNECTION_REFUSED);
-    else if (connState === DIAL_BACKLOG && !this.ctx.serverConns.canAccept(node)) {
-      task.state = TASK_QUEUED;
-      this.acceptQueue.park(shard, task.id);
-    } else {
-      if (connState === DIAL_BACKLOG) this.ctx.serverConns.acceptFromBacklog(node);
-      this.admit(task);
-    }
-    return task.id;
+    const id = task.id;
+    if (this.arrived(task, node, connState)) this.admit(task);
+    return id;
   }
 
   /**
