@@ -90,6 +90,13 @@ describe('health-check monitor', () => {
     expect(unmonitored.recorder.failures('connection_refused')).toBe(0);
   });
 
+  it.each(SEEDS)('seed %i: an outage blip fails its probes too — the monitor restarts the shard it could not reach', async (seed) => {
+    const outage = { timeline: [{ type: 'blip', at: '8s', for: '3s', cache: 'cache', shards: '0', down: true }] };
+    const run = await runModel(shard(seed, 500, {}, { ...MONITOR, ...outage }));
+    expect(cacheOf(run).monitorRestarts).toBeGreaterThan(0);
+    expect(gauge(run, 'monitorRestarts.health')[7]).toBe(0);
+  });
+
   it('a monitor must name a cache', () => {
     expect(() => testProfile(shard(1, 100, {}, { monitors: { health: { cache: 'api' } } }))).toThrow(/expected the name of a cache/);
   });
