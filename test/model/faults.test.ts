@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mean, rehearse, series } from './incidents/support.ts';
+import { mean } from './incidents/support.ts';
 import { runModel, type ModelRunResult } from './support/run.ts';
 
 const SEEDS = [1, 2, 3] as const;
@@ -63,71 +63,4 @@ describe('blips: time-limited faults on some shards', () => {
     expect(() => runModel(stack(1, [{ type: 'blip', at: '1s', for: '1s', cache: 'cache', shards: '0' }]))).toThrow(/at least one of/);
     expect(() => runModel(stack(1, [{ type: 'blip', at: '1s', for: '5s', every: '5s', cache: 'cache', shards: '0', loss: 1 }]))).toThrow(/shorter than its period/);
   });
-});
-
-describe('a network element: delay, partition, buffer (HotOS retry example, profiles/hotos-retry.yaml)', () => {
-  const PROFILE = 'hotos-retry';
-  const RATE = 700;
-  const network = (mode: string, extra = '') => `topology.timeline=[{type: network, at: 20s, for: 2s, to: api, mode: ${mode}${extra}}]`;
-  const success = (run: ModelRunResult, from: number, to: number) => mean(series(run, 'goodputRps'), from, to) / RATE;
-
-  it.each(SEEDS)(
-    'seed %i: a buffer holding requests for 2 s delivers them at once — most to callers long gone — and the service stays failed',
-    { timeout: 30_000 },
-    async (seed) => {
-      const run = await rehearse(PROFILE, seed, [network('hold')]);
-      expect(success(run, 5, 20)).toBeGreaterThan(0.95);
-      // 2 s × 700/s × up to 4 attempts, every one timed out before delivery.
-      const orphans = series(run, 'networkOrphans.api.0');
-      expect(orphans[19]).toBe(0);
-      expect(orphans[22]!).toBeGreaterThan(3000);
-      expect(series(run, 'queueDepth.api')[22]!).toBeGreaterThan(1000);
-      expect(success(run, 40, 90)).toBeLessThanOrEqual(0.1);
-    },
-  );
-
-  it.each(SEEDS)('seed %i: the same buffer with LIFO: fresh attempts first, the service recovers', { timeout: 30_000 }, async (seed) => {
-    const run = await rehearse(PROFILE, seed, [network('hold'), 'topology.services.api.queue.discipline=lifo']);
-    expect(series(run, 'networkOrphans.api.0')[25]!).toBeGreaterThan(3000);
-    expect(success(run, 30, 90)).toBeGreaterThan(0.95);
-  });
-
-  it.each(SEEDS)('seed %i: a partition drops instead (no late delivery); a 20 ms delay only adds latency', { timeout: 30_000 }, async (seed) => {
-    const partition = await rehearse(PROFILE, seed, [network('drop')]);
-    expect(series(partition, 'networkDropped.api.0')[22]!).toBeGreaterThan(3000);
-    expect(series(partition, 'networkOrphans.api.0')[22]).toBe(0);
-    const delayed = await rehearse(PROFILE, seed, [network('delay', ', delay: 20ms')]);
-    expect(success(delayed, 30, 90)).toBeGreaterThan(0.95);
-    expect(series(delayed, 'networkDropped.api.0')[22]).toBe(0);
-  });
-});
-
-describe('correlated blips against independent loss: a shared client view (Twitter 2011-08, its fix judged)', () => {
-  const PROFILE = 'twitter-2011-08-client-ejection';
-  type Cache = { staleReads: number; lost: number };
-  const INDEPENDENT: string[] = [];
-  // The same share of lost requests (30% on two shards) as 3 s freezes every 10 s.
-  const BLIPS = ['topology.caches.user-cache.packetLoss.probability=0', 'topology.timeline=[{type: blip, at: 5s, for: 3s, every: 10s, cache: user-cache, shards: "0-1", loss: 1}]'];
-  const view = (v: string) => `topology.clientGroups.rails-to-cache.markDown.view=${v}`;
-  const figures = (run: ModelRunResult) => ({
-    markDowns: run.details.clientGroups['rails-to-cache']!.markDowns,
-    stale: (run.details.caches['user-cache'] as unknown as Cache).staleReads,
-  });
-
-  it.each(SEEDS)(
-    'seed %i: with freezes a shared view ejects >10× less than per-client views and cuts stale reads >5×; with independent loss the cut is smaller',
-    { timeout: 60_000 },
-    async (seed) => {
-      const ownBlips = figures(await rehearse(PROFILE, seed, [...BLIPS, view('instance')]));
-      const sharedBlips = figures(await rehearse(PROFILE, seed, [...BLIPS, view('shared')]));
-      const ownLoss = figures(await rehearse(PROFILE, seed, [...INDEPENDENT, view('instance')]));
-      const sharedLoss = figures(await rehearse(PROFILE, seed, [...INDEPENDENT, view('shared')]));
-      // A freeze hits every client at once: each of 100 clients ejects on its own, or one ejection serves all.
-      expect(sharedBlips.markDowns * 10).toBeLessThan(ownBlips.markDowns);
-      expect(sharedBlips.stale * 5).toBeLessThan(ownBlips.stale);
-      expect(sharedLoss.markDowns).toBeLessThan(ownLoss.markDowns);
-      // Independent loss keeps re-ejecting the lossy shards; the stale reads left are a bigger share.
-      expect(ownLoss.stale / sharedLoss.stale).toBeLessThan(ownBlips.stale / sharedBlips.stale);
-    },
-  );
 });
