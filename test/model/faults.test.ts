@@ -59,6 +59,11 @@ describe('blips: time-limited faults on some shards', () => {
     expect(slow.recorder.percentile(90)).toBeLessThan(2_000);
   });
 
+  it('network events on one component must not overlap', () => {
+    const event = (at: string) => ({ type: 'network', at, for: '2s', to: 'api', mode: 'drop' });
+    expect(() => runModel(stack(1, [event('1s'), event('2s')]))).toThrow(/overlaps an earlier network event/);
+  });
+
   it('a blip needs an effect, and a repeated one must be shorter than its period', () => {
     expect(() => runModel(stack(1, [{ type: 'blip', at: '1s', for: '1s', cache: 'cache', shards: '0' }]))).toThrow(/at least one of/);
     expect(() => runModel(stack(1, [{ type: 'blip', at: '1s', for: '5s', every: '5s', cache: 'cache', shards: '0', loss: 1 }]))).toThrow(/shorter than its period/);

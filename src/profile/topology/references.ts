@@ -106,10 +106,14 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
           issues.push({ path: at, message: 'expected at least one of `loss`, `down: true` or `latency`' });
         if (event.every !== undefined && event.for >= event.every) issues.push({ path: [...at, 'for'], message: 'a blip must be shorter than its period' });
         break;
-      case 'network':
+      case 'network': {
         if (kindOf.get(event.to) === undefined) issues.push({ path: [...at, 'to'], message: `expected a service, cache or database name, got "${event.to}"` });
+        // One element at a time in front of a component: each restores what it found when it ends.
+        const overlaps = t.timeline.some((o, j) => j < i && o.type === 'network' && o.to === event.to && o.at < event.at + event.for && event.at < o.at + o.for);
+        if (overlaps) issues.push({ path: [...at, 'at'], message: `overlaps an earlier network event on "${event.to}"` });
         if (event.shards !== undefined && kindOf.get(event.to) !== 'cache') issues.push({ path: [...at, 'shards'], message: '`shards` is only for a cache' });
         break;
+      }
       case 'set':
         if (!groups.has(event.clientGroup))
           issues.push({ path: [...at, 'clientGroup'], message: `expected the name of a client group in clientGroups, got "${event.clientGroup}"` });
