@@ -83,6 +83,8 @@ export class ServerConnections {
 
   /** The server has processed a connection's close: its fd is free, and a backlogged connection may take it. */
   released(node: number): void {
+    // A pipelined client connection that outlived a reset of the node is no fd of the server's.
+    if (this.open[node] === 0) return;
     this.open[node]!--;
     this.nodes[node]!.connectionFreed?.(node);
   }

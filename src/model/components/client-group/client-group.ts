@@ -354,7 +354,9 @@ export class ClientGroupModel implements EventHandler {
         pool.host.reset(pool.table);
       }
       pool.spare = 0;
-      pool.stale = pool.open;
+      // Pipelined connections carry several requests each: they are not tracked one by one here
+      // (they stay open on the client; the server no longer counts them).
+      if (pool.depth === 1) pool.stale = pool.open;
     }
   }
 
