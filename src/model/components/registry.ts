@@ -3,6 +3,7 @@ import { clientGroupKind } from './client-group/kind.ts';
 import type { ComponentKind } from './component.ts';
 import { databaseKind } from './database/kind.ts';
 import { hostKind } from './host/kind.ts';
+import { monitorKind } from './monitor/kind.ts';
 import { serviceKind } from './service/kind.ts';
 
 export interface RegisteredKind {
@@ -24,4 +25,5 @@ export const COMPONENT_KINDS: readonly RegisteredKind[] = [
   { kind: databaseKind, build: 4, gauges: 4 },
   { kind: clientGroupKind, build: 2, gauges: 1 },
   { kind: hostKind, build: 1, gauges: 5 },
+  { kind: monitorKind, build: 6, gauges: 6 },
 ];

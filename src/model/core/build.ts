@@ -8,6 +8,7 @@ import { databaseKind } from '../components/database/kind.ts';
 import { COMPONENT_KINDS } from '../components/registry.ts';
 import { serviceKind } from '../components/service/kind.ts';
 import type { ModelContext, ModelNode } from './context.ts';
+import { networkGauges, networkLink } from './network-wiring.ts';
 import { TimelinePlayer } from './timeline.ts';
 import { Wiring } from './wiring.ts';
 
@@ -34,18 +35,19 @@ export function buildModel(ctx: ModelContext, topology: Topology, plan: Plan): B
   const kinds = COMPONENT_KINDS.map((k) => k.kind);
   const wiring = new Wiring(ctx, topology, plan, kinds);
   for (const { kind } of [...COMPONENT_KINDS].sort((a, b) => a.build - b.build)) kind.build(wiring);
-  new TimelinePlayer(ctx.sim, topology.timeline, {
+  const timeline = new TimelinePlayer(ctx.sim, topology.timeline, {
     cache: (name) => wiring.get(cacheKind, name),
     service: (name) => wiring.get(serviceKind, name),
     group: (name) => wiring.get(clientGroupKind, name),
     database: (name) => wiring.get(databaseKind, name),
+    link: (event) => networkLink(wiring, event),
   });
   for (const kind of kinds) if (kind.nodeSlots !== undefined) answerForNodes(ctx, wiring, kind);
   return {
     wiring,
     entryNodeByKind: wiring.entryNodeByKind,
     callerByClient: wiring.callerByClient,
-    gaugeSources: [...COMPONENT_KINDS].sort((a, b) => a.gauges - b.gauges).flatMap(({ kind }) => wiring.gaugeSources(kind)),
+    gaugeSources: [...[...COMPONENT_KINDS].sort((a, b) => a.gauges - b.gauges).flatMap(({ kind }) => wiring.gaugeSources(kind)), ...networkGauges(timeline, topology.timeline)],
     sections: kinds.map((kind) => ({ section: kind.section, components: wiring.components(kind) })),
     warnings: wiring.warnings,
   };

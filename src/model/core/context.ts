@@ -1,10 +1,13 @@
 import type { Simulation } from '../engine/simulation.ts';
+import type { ServerConnections } from './server-connections.ts';
 import { Call, CALL_FREE, RecordPool, Task, TASK_FREE } from './records.ts';
 
 /** A destination of calls: a service, one cache shard, or a database. */
 export interface ModelNode {
   /** Takes the call's request. Never replies synchronously: a rejection is a reply event. */
   accept(call: Call, node: number): void;
+  /** An fd of `node` was freed (a close processed): a server with an accept queue takes the next connection. */
+  connectionFreed?(node: number): void;
 }
 
 /** What the model tells its driver. */
@@ -37,6 +40,8 @@ export class ModelContext {
   /** Open connections per destination node (every client together), against its connection limit. */
   connections = new Int32Array(0);
   connectionLimit = new Float64Array(0);
+  /** Fds and accept queues of every node, over `connections` and `connectionLimit`; set by the wiring. */
+  serverConns: ServerConnections = undefined as unknown as ServerConnections;
   /** Newest version of every key (written by database writes), when some cache tracks copies. */
   keyVersion = new Uint32Array(0);
   /** Set once by `buildModel` (the flow needs the context first). */
@@ -59,6 +64,8 @@ export class ModelContext {
     task.state = TASK_FREE;
     task.service = null;
     task.fillCache = null;
+    task.connClosed = false;
+    task.prober = null;
     this.tasks.release(task);
   }
 }

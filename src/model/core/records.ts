@@ -3,6 +3,11 @@ import type { CallPlan } from './call-plan.ts';
 import type { ClientGroupModel } from '../components/client-group/client-group.ts';
 import type { ServiceNode } from '../components/service/service.ts';
 
+/** Receives the outcome of a health-check probe a server task carried. */
+export interface Prober {
+  probeDone(shard: number, seq: number, reason: number): void;
+}
+
 export const CALL_FREE = 0;
 /** Waiting in the pool's FIFO for a connection. */
 export const CALL_WAITING = 1;
@@ -46,6 +51,10 @@ export class Call {
   epoch = 0;
   /** The last cache reply was a hit. */
   hit = false;
+  /** How the destination took the connection this attempt was sent on (`DIAL_*` of server-connections.ts). */
+  connState = 0;
+  /** The server task holding this attempt's request (caches), -1 when unknown: its connection's fd outlives a client close until that task is done. */
+  serverTask = -1;
   /** The user request's schedule position: picks the client instance at every hop. */
   userSeq = 0;
   kind = 0;
@@ -113,6 +122,10 @@ export class Task {
   isSet = false;
   /** Database reads of a read-through miss: the cache the completed read fills. */
   fillCache: CacheNode | null = null;
+  /** The client closed the connection this request came on: the server frees its fd when the task is done. */
+  connClosed = false;
+  /** A health-check probe's owner (its reply goes there, not to a call); null for calls. */
+  prober: Prober | null = null;
 
   constructor(readonly id: number) {}
 

@@ -4,6 +4,7 @@ import type { CacheNode } from '../components/cache/cache.ts';
 import type { ClientGroupModel } from '../components/client-group/client-group.ts';
 import type { DatabaseNode } from '../components/database/database.ts';
 import type { ServiceNode } from '../components/service/service.ts';
+import type { NetworkLink } from './network.ts';
 
 const EV_ADD_SHARD = 1;
 const EV_REMOVE_SHARD = 2;
@@ -15,12 +16,18 @@ const EV_FLUSH = 7;
 const EV_RESTART = 8;
 const EV_LATENCY_START = 9;
 const EV_LATENCY_END = 10;
+const EV_BLIP_START = 11;
+const EV_BLIP_END = 12;
+const EV_NETWORK_START = 13;
+const EV_NETWORK_END = 14;
 
 export interface TimelineTargets {
   cache(name: string): CacheNode;
   service(name: string): ServiceNode;
   group(name: string): ClientGroupModel;
   database(name: string): DatabaseNode;
+  /** The network element of a `network` event (built once, at setup). */
+  link(event: Extract<TimelineEvent, { type: 'network' }>): NetworkLink;
 }
 
 /**
@@ -30,6 +37,8 @@ export interface TimelineTargets {
  */
 export class TimelinePlayer implements EventHandler {
   private readonly handlerId: number;
+  /** The network element of each `network` event, by event index. */
+  readonly links = new Map<number, NetworkLink>();
 
   constructor(
     private readonly sim: Simulation,
@@ -63,6 +72,14 @@ export class TimelinePlayer implements EventHandler {
           break;
         case 'set':
           sim.at(event.at, this.handlerId, EV_SET, i);
+          break;
+        case 'blip':
+          sim.at(event.at, this.handlerId, EV_BLIP_START, i);
+          break;
+        case 'network':
+          this.links.set(i, targets.link(event));
+          sim.at(event.at, this.handlerId, EV_NETWORK_START, i);
+          sim.at(event.at + event.for, this.handlerId, EV_NETWORK_END, i);
           break;
       }
     });
@@ -107,6 +124,21 @@ export class TimelinePlayer implements EventHandler {
           this.sim.after(event.for, this.handlerId, EV_DIP_END, index);
           this.sim.after(event.every, this.handlerId, EV_DIP_START, index);
         }
+        break;
+      }
+      case 'blip': {
+        const on = code === EV_BLIP_START;
+        this.targets.cache(event.cache).blip(event.shards, event, on);
+        if (on) {
+          this.sim.after(event.for, this.handlerId, EV_BLIP_END, index);
+          if (event.every !== undefined) this.sim.after(event.every, this.handlerId, EV_BLIP_START, index);
+        }
+        break;
+      }
+      case 'network': {
+        const link = this.links.get(index)!;
+        if (code === EV_NETWORK_START) link.begin();
+        else link.end();
         break;
       }
       case 'set': {

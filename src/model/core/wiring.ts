@@ -5,6 +5,7 @@ import type { ClientGroupModel } from '../components/client-group/client-group.t
 import type { ComponentKind, GaugeSource, ModelComponent } from '../components/component.ts';
 import { CallFlow } from './call-flow.ts';
 import type { ModelContext } from './context.ts';
+import { ServerConnections } from './server-connections.ts';
 
 interface Built<R> {
   byName: Map<string, R>;
@@ -50,6 +51,7 @@ export class Wiring {
     this.nodeCount = nodeCount;
     ctx.connections = new Int32Array(nodeCount);
     ctx.connectionLimit = new Float64Array(nodeCount).fill(Number.POSITIVE_INFINITY);
+    ctx.serverConns = new ServerConnections(ctx.connections, ctx.connectionLimit, ctx.nodes);
     this.entryNodeByKind = Int32Array.from(plan.kinds, (kind) => this.firstNode(this.entryOf(kind)));
     this.warnUnusedRoutes();
     this.flow = new CallFlow(ctx);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sizeDistribution, timeDistribution } from '../distribution.ts';
 import { countOrInfinite, duration, durationOrInfinite } from '../units.ts';
 import { positiveCountOrInfinite, QueueSchema } from './common.ts';
+import { ShardClassSchema } from './shard-classes.ts';
 
 export const HASH_NAMES = ['fnv1_32', 'fnv1a_32', 'murmur3', 'md5'] as const;
 export type HashName = (typeof HASH_NAMES)[number];
@@ -31,6 +32,14 @@ export const CacheSchema = z
       .meta({ description: 'NIC bandwidth per shard, bytes/s (1 Gb/s = 125000000). Replies queue FIFO for the wire after the worker is done. "inf": the NIC is never the limit.' }),
     replyOverhead: z.number().int().min(0).default(50).meta({ description: 'Bytes of a reply besides the value (headers; the whole of a miss).' }),
     connectionLimit: countOrInfinite.prefault('inf').meta({ description: 'Connections a shard accepts (fd limit, memcached -c); a dial beyond it fails with connection_refused.' }),
+    backlog: countOrInfinite.prefault(0).meta({
+      description:
+        'Accept queue per shard beyond connectionLimit (listen backlog): the kernel completes these handshakes, the client sends its request and it waits until an fd frees. 0: a dial at the limit is refused (as with no backlog). Twitter 2014-01: 1024; the fix 128.',
+    }),
+    backlogOverflow: z.enum(['refuse', 'drop']).default('refuse').meta({
+      description:
+        'A dial when the fd table and backlog are full: refuse = RST, `connection_refused` at once (tcp_abort_on_overflow=1); drop = the SYN is dropped and the attempt fails at the client’s timeout (Linux default).',
+    }),
     connectionOverhead: z.number().nonnegative().default(0).meta({
       description:
         'Service-time cost of open connections: each op takes serviceTime × (1 + connectionOverhead × open connections / 1000) — kernel networking work that grows with sockets (Twitter 2014-01, 2018-06). 0: none.',
@@ -63,6 +72,10 @@ export const CacheSchema = z
         description:
           'Container CPU quota per shard: once a period’s quota of service time is used, work waits for the next period (throttling) — Twitter 2014-03’s "throttling death spiral".',
       }),
+    shardClasses: z.array(ShardClassSchema).default([]).meta({
+      description:
+        'Shards that differ from these settings (a later class wins where two select a shard): e.g. [{fraction: 0.2, memory: {limit: 50}}] or [{every: {mod: 2, rem: 0}, nic: 125000000}]. Cluster-wide rules (autoRemove, placement) see one cache.',
+    }),
     copies: z.boolean().default(false).meta({
       description:
         'Track a copy and its version per (key, shard), so clients with different views fill a key on several shards and an old copy stays readable: hits on an out-of-date copy count as stale reads. Memory grows with keys × shards: small keyspaces only.',

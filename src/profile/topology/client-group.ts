@@ -80,6 +80,10 @@ export const MarkDownSchema = z
   .strictObject({
     failures: z.number().int().min(1).meta({ description: 'Consecutive failed attempts to one node before this client instance marks it dead (2014-01: 5; 2018-06: 12).' }),
     duration: duration.meta({ description: 'How long the node stays dead for this instance (Twitter: 30 s).' }),
+    view: z.enum(['instance', 'shared']).default('instance').meta({
+      description:
+        'instance: each client instance counts failures and holds nodes dead for itself (2011-08). shared: one membership view — an instance that sees `failures` in a row ejects the node for every instance (the 2011 fix).',
+    }),
     then: z.enum(['miss', 'rehash']).default('miss').meta({
       description:
         'Cache calls to a dead node: miss = skip the cache (read the fallback, no fill; 2018-06); rehash = use the next live node on the ketama ring, in this instance’s own view (2011-08).',

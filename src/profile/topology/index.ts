@@ -3,6 +3,7 @@ import { CacheSchema } from './cache.ts';
 import { ClientGroupSchema, HostSchema } from './client-group.ts';
 import { componentName } from './common.ts';
 import { DatabaseSchema } from './database.ts';
+import { MonitorSchema } from './monitor.ts';
 import { addReferenceIssues } from './references.ts';
 import { ServiceSchema } from './service.ts';
 import { TimelineEventSchema } from './timeline.ts';
@@ -11,6 +12,7 @@ export { CacheSchema, HASH_NAMES, type Cache, type HashName } from './cache.ts';
 export { ClientGroupSchema, HostSchema, PoolSchema, RetriesSchema, type ClientGroup, type Host, type Pool, type Retries } from './client-group.ts';
 export { QueueSchema, type Queue } from './common.ts';
 export { DatabaseSchema, type Database } from './database.ts';
+export { MonitorSchema, type Monitor } from './monitor.ts';
 export { CallSchema, ServiceSchema, type Call, type Service } from './service.ts';
 export { TimelineEventSchema, type TimelineEvent } from './timeline.ts';
 
@@ -35,6 +37,7 @@ const TopologyObject = z.strictObject({
     .meta({ description: 'Services: worker pools that make downstream calls.' }),
   caches: z.record(componentName, CacheSchema).default({}).meta({ description: 'Sharded look-aside caches.' }),
   databases: z.record(componentName, DatabaseSchema).default({}).meta({ description: 'Databases.' }),
+  monitors: z.record(componentName, MonitorSchema).default({}).meta({ description: 'Health-check monitors that restart cache shards after failed probes.' }),
   timeline: z
     .array(TimelineEventSchema)
     .default([])

@@ -57,6 +57,15 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
       }
     });
   }
+  for (const [name, cache] of Object.entries(t.caches)) {
+    cache.shardClasses.forEach((c, i) => {
+      if (c.memory !== undefined && cache.memory === undefined && c.memory.limit === undefined)
+        issues.push({ path: ['caches', name, 'shardClasses', i, 'memory', 'limit'], message: 'the cache has no `memory`: a shard class that models memory needs its `limit`' });
+    });
+  }
+  for (const [name, monitor] of Object.entries(t.monitors)) {
+    if (kindOf.get(monitor.cache) !== 'cache') issues.push({ path: ['monitors', name, 'cache'], message: `expected the name of a cache, got "${monitor.cache}"` });
+  }
   t.timeline.forEach((event, i) => {
     const at = ['timeline', i];
     const expect = (name: string | undefined, kind: 'cache' | 'service', where: string[]) => {
@@ -91,6 +100,20 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
         if ((event.cache === undefined) === (event.service === undefined)) issues.push({ path: at, message: 'expected exactly one of `cache` or `service`' });
         if (event.for >= event.every) issues.push({ path: [...at, 'for'], message: 'a dip must be shorter than its period' });
         break;
+      case 'blip':
+        expect(event.cache, 'cache', ['cache']);
+        if (event.loss === undefined && event.down !== true && event.latency === undefined)
+          issues.push({ path: at, message: 'expected at least one of `loss`, `down: true` or `latency`' });
+        if (event.every !== undefined && event.for >= event.every) issues.push({ path: [...at, 'for'], message: 'a blip must be shorter than its period' });
+        break;
+      case 'network': {
+        if (kindOf.get(event.to) === undefined) issues.push({ path: [...at, 'to'], message: `expected a service, cache or database name, got "${event.to}"` });
+        // One element at a time in front of a component: each restores what it found when it ends.
+        const overlaps = t.timeline.some((o, j) => j < i && o.type === 'network' && o.to === event.to && o.at < event.at + event.for && event.at < o.at + o.for);
+        if (overlaps) issues.push({ path: [...at, 'at'], message: `overlaps an earlier network event on "${event.to}"` });
+        if (event.shards !== undefined && kindOf.get(event.to) !== 'cache') issues.push({ path: [...at, 'shards'], message: '`shards` is only for a cache' });
+        break;
+      }
       case 'set':
         if (!groups.has(event.clientGroup))
           issues.push({ path: [...at, 'clientGroup'], message: `expected the name of a client group in clientGroups, got "${event.clientGroup}"` });

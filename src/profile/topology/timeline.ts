@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countOrInfinite, duration } from '../units.ts';
 import { componentName } from './common.ts';
+import { shardList } from './shards.ts';
 
 const at = duration.meta({ description: 'When, from the start of the run (warm-up included).' });
 
@@ -87,6 +88,35 @@ export const SetSchema = z
   })
   .meta({ description: 'An operator changes a setting mid-run (Black Friday: the scheduling pool’s max set to a small number, or 0).' });
 
+export const BlipSchema = z
+  .strictObject({
+    type: z.literal('blip'),
+    at,
+    for: duration.meta({ description: 'Length of the blip.' }),
+    every: duration.optional().meta({ description: 'Repeat with this period (a freeze every 20 h 40 min, scaled); absent: once.' }),
+    cache: componentName,
+    shards: shardList,
+    loss: z.number().min(0).max(1).optional().meta({ description: 'Chance each request to these shards is lost (no reply: the client times out). 1: a freeze.' }),
+    down: z.boolean().optional().meta({ description: 'The shards refuse requests (`connection_refused`); their contents stay.' }),
+    latency: duration.optional().meta({ description: 'Added to every op on these shards.' }),
+  })
+  .meta({ description: 'A time-limited fault on some shards of a cache: correlated loss, an outage, or latency (Twitter 2011-08: a periodic kernel freeze).' });
+
+export const NetworkSchema = z
+  .strictObject({
+    type: z.literal('network'),
+    at,
+    for: duration.meta({ description: 'How long the network element misbehaves.' }),
+    to: componentName.meta({ description: 'The service, cache or database whose incoming requests pass through it.' }),
+    shards: shardList.optional().meta({ description: 'A cache’s shards only (default: all).' }),
+    mode: z.enum(['delay', 'drop', 'hold']).meta({
+      description:
+        'delay: each request arrives `delay` later; drop: a partition, requests are lost (clients time out); hold: a buffer that delivers every request it held at the end of the window at once — including those whose callers gave up (HotOS’21 retry example’s trigger).',
+    }),
+    delay: duration.prefault('0s').meta({ description: 'One-way delay of `mode: delay`.' }),
+  })
+  .meta({ description: 'A network element in front of a component for a window: requests only (replies take the normal path).' });
+
 export const TimelineEventSchema = z.discriminatedUnion('type', [
   AddShardsSchema,
   RemoveShardsSchema,
@@ -96,5 +126,7 @@ export const TimelineEventSchema = z.discriminatedUnion('type', [
   LatencySchema,
   CapacityDipSchema,
   SetSchema,
+  BlipSchema,
+  NetworkSchema,
 ]);
 export type TimelineEvent = z.output<typeof TimelineEventSchema>;

@@ -4,13 +4,15 @@ import { rehearse } from './support.ts';
 /**
  * Same profile, same seed → the same event trace (hash over every processed event's time, handler
  * and code), for profiles that exercise the newer components: process restarts, GC, ketama
- * membership changes, mark-downs and rehashing, per-shard OOM, the timeline.
+ * membership changes, mark-downs and rehashing, per-shard OOM, accept queues and monitor restarts,
+ * the timeline.
  */
 describe('incident profiles are deterministic', () => {
   it.each([
     ['bluesky-oom-spiral', ['phases[0].duration=25s']],
     ['twitter-2011-08-client-ejection', []],
     ['twitter-2013-gc-spiral', []],
+    ['twitter-2014-01-connection-storm', []],
     ['twitter-2016-01-socket-oom', []],
     ['twitter-2016-07-shards-added', []],
     ['twitter-2018-06-failover', []],

@@ -7,12 +7,17 @@ import type { Cache } from '../../../profile/topology/index.ts';
 import type { ClientGroupModel } from '../client-group/client-group.ts';
 import type { ModelContext, ModelNode } from '../../core/context.ts';
 import { CONNECTION_REFUSED, CONNECTION_RESET, QUEUE_FULL } from '../../core/reasons.ts';
-import { STAGE_FILL, TASK_QUEUED, TASK_REJECTED, TASK_RUNNING, type Call, type Task } from '../../core/records.ts';
+import { STAGE_FILL, TASK_QUEUED, TASK_REJECTED, TASK_RUNNING, type Call, type Prober, type Task } from '../../core/records.ts';
+import { DIAL_BACKLOG } from '../../core/server-connections.ts';
+import { AcceptQueue } from './accept-queue.ts';
+import { type BlipEffect, ShardFaults } from './faults.ts';
+import { type ShardList, shardListHas } from '../../../profile/topology/shards.ts';
 import { CpuQuota } from './cpu-quota.ts';
 import { ShardedLru } from './lru.ts';
 import { ShardMemory } from './memory.ts';
 import { ShardNics } from './nic.ts';
 import { ShardPlacement } from './placement.ts';
+import type { PerShard } from './shard-specs.ts';
 import { ShardLoad } from './shard-load.ts';
 import { warmShards } from './warm.ts';
 
@@ -21,6 +26,7 @@ const EV_REJECT = 2;
 const EV_SENT = 3;
 const EV_OOM = 4;
 const EV_RESTART = 5;
+const EV_BACK_UP = 6;
 
 export class CacheStats {
   gets = 0;
@@ -31,7 +37,7 @@ export class CacheStats {
   bytesSent = 0;
   /** Membership changes (shards added or removed). */
   membershipChanges = 0;
-  /** Shards OOM-killed, and restarted (empty). */
+  /** Shards OOM-killed, and restarted (empty: after an OOM kill or a monitor restart). */
   oomKills = 0;
   restarts = 0;
   /** Requests refused by a dead shard, or lost in its queue when it died. */
@@ -42,6 +48,8 @@ export class CacheStats {
   throttled = 0;
   /** Hits on a copy older than the key's newest version (copies: true). */
   staleReads = 0;
+  /** Shards restarted by a health-check monitor (each comes back empty). */
+  monitorRestarts = 0;
 }
 
 /** One cache, built from its topology section. */
@@ -53,11 +61,17 @@ export interface CacheConfig {
   /** Shard slots: the initial shards plus every shard the timeline may add. */
   slots: number;
   keyspace: Keyspace;
-  serviceTime: Sampler;
+  /** Per shard slot (shard classes may differ). */
+  serviceTime: Sampler[];
+  shards: PerShard;
   valueSize: Sampler;
   hotValueSize: Sampler;
   /** Decides which requests packet loss drops. */
   lossRng: Rng;
+  /** Decides which requests blips and shard-class loss drop (its own stream: faults shift no other draw). */
+  faultRng: Rng;
+  /** Standing loss probability per shard slot (shard classes); zeros without. */
+  standingLoss: Float64Array;
 }
 
 /**
@@ -79,6 +93,9 @@ export class CacheNode implements ModelNode, EventHandler {
   readonly nics: ShardNics;
   readonly memory: ShardMemory;
   readonly load: ShardLoad;
+  /** Blips of the timeline and per-shard loss. */
+  readonly faults: ShardFaults;
+  private readonly faultRng: Rng;
   /** Null: no CPU quota. */
   private readonly quota: CpuQuota | null;
   /** Service-time multiplier (a capacity dip). */
@@ -86,13 +103,18 @@ export class CacheNode implements ModelNode, EventHandler {
   /** Injected latency added to every op (timeline `latency`). */
   extraLatencyUs = 0;
   private readonly spec: Cache;
-  private readonly workers: number;
+  private readonly workers: Float64Array;
   private readonly queueLimit: number;
   private readonly lifo: boolean;
   private readonly connectionOverhead: number;
-  private readonly serviceTime: Sampler;
+  private readonly serviceTime: Sampler[];
   private readonly lossRng: Rng;
   private readonly handlerId: number;
+  private readonly backlogs: boolean;
+  /** Connections parked in the kernel's accept queue at the fd limit. */
+  readonly acceptQueue: AcceptQueue;
+  /** Per shard: incremented when its process dies; tasks of an older epoch belong to the dead process. */
+  private readonly epochs: Int32Array;
 
   constructor(
     private readonly ctx: ModelContext,
@@ -101,7 +123,7 @@ export class CacheNode implements ModelNode, EventHandler {
     const { spec, slots, keyspace } = config;
     this.name = config.name;
     this.spec = spec;
-    this.workers = spec.workers;
+    this.workers = config.shards.workers;
     this.queueLimit = spec.queue.limit;
     this.lifo = spec.queue.discipline === 'lifo';
     this.connectionOverhead = spec.connectionOverhead;
@@ -109,22 +131,42 @@ export class CacheNode implements ModelNode, EventHandler {
     this.slots = slots;
     this.serviceTime = config.serviceTime;
     this.lossRng = config.lossRng;
+    this.faultRng = config.faultRng;
+    this.faults = new ShardFaults(config.standingLoss);
     this.busy = new Int32Array(slots);
+    this.acceptQueue = new AcceptQueue(slots);
+    this.backlogs = config.shards.backlog.some((b) => b > 0);
+    this.epochs = new Int32Array(slots);
     this.load = new ShardLoad(slots);
     this.queues = Array.from({ length: slots }, () => new IntDeque(16));
     this.lru = new ShardedLru(keyspace.count + keyspace.hotKeys.length, slots, spec.capacity, spec.copies);
     this.placement = new ShardPlacement({ cacheName: config.name, hash: spec.hash, placement: spec.placement, shards: spec.shards, slots, keyspace });
     this.nics = new ShardNics(
-      { bandwidth: spec.nic, replyOverhead: spec.replyOverhead, slots, keyspace, valueSize: config.valueSize, hotValueSize: config.hotValueSize },
+      { bandwidth: config.shards.nic, replyOverhead: spec.replyOverhead, slots, keyspace, valueSize: config.valueSize, hotValueSize: config.hotValueSize },
       this.stats,
     );
-    this.memory = new ShardMemory(spec.memory, slots, {
-      connections: (shard) => ctx.connections[this.nodeBase + shard]!,
-      requests: (shard) => this.queues[shard]!.size + this.busy[shard]!,
-    });
+    this.memory = new ShardMemory(
+      config.shards.memory,
+      slots,
+      {
+        connections: (shard) => ctx.connections[this.nodeBase + shard]!,
+        requests: (shard) => this.queues[shard]!.size + this.busy[shard]!,
+      },
+      spec.memory?.restartDelay ?? Number.POSITIVE_INFINITY,
+    );
     this.quota = spec.cpuQuota ? new CpuQuota(spec.cpuQuota.cores * spec.cpuQuota.period, spec.cpuQuota.period, slots, this.stats) : null;
     this.handlerId = ctx.sim.register(this);
     if (spec.warm) warmShards(this.lru, this.placement.active, keyspace.count, (key) => this.placement.shardOf(key));
+  }
+
+  /** True when the shards have an accept queue beyond their fd limit. */
+  get backlogged(): boolean {
+    return this.backlogs;
+  }
+
+  /** A timeline blip starts (`on`) or ends on the listed shards. */
+  blip(shards: ShardList, effect: BlipEffect, on: boolean): void {
+    for (let shard = 0; shard < this.slots; shard++) if (shardListHas(shards, shard)) this.faults.set(shard, effect, on);
   }
 
   /** Shards in the cluster now. */
@@ -200,19 +242,60 @@ export class CacheNode implements ModelNode, EventHandler {
     task.shard = shard;
     task.isSet = call.stage === STAGE_FILL;
     task.reason = 0;
+    task.epoch = this.epochs[shard]!;
+    call.serverTask = task.id;
     this.load.op(shard);
-    if (this.memory.dead[shard] === 1) {
-      this.stats.refused++;
-      return this.reject(task, CONNECTION_REFUSED);
+    if (this.arrived(task, node, call.connState)) this.admit(task);
+  }
+
+  /**
+   * A request reaches the shard: refused when nothing listens, parked while its connection waits in
+   * the accept queue, refused by an outage blip, lost to packet loss (no reply: the client's timeout
+   * decides) — or on to a worker (true).
+   */
+  private arrived(task: Task, node: number, connState: number): boolean {
+    const shard = task.shard;
+    if (this.memory.dead[shard] === 1 || this.ctx.serverConns.down[node] === 1) return this.refuse(task);
+    if (connState === DIAL_BACKLOG) {
+      if (!this.ctx.serverConns.canAccept(node)) {
+        task.state = TASK_QUEUED;
+        this.acceptQueue.park(shard, task.id);
+        return false;
+      }
+      this.ctx.serverConns.acceptFromBacklog(node);
     }
+    if (this.faults.down[shard] === 1) return this.refuse(task);
     const loss = this.spec.packetLoss;
-    if (loss !== undefined && shard < loss.shards && this.lossRng.next() < loss.probability) {
-      // Dropped on the way: no reply ever comes, the client's timeout decides.
+    if (this.faults.drop(shard, this.faultRng) || (loss !== undefined && shard < loss.shards && this.lossRng.next() < loss.probability)) {
       this.stats.lost++;
       this.ctx.freeTask(task);
-      return;
+      return false;
     }
-    if (this.busy[shard]! < this.workers) {
+    return true;
+  }
+
+  private refuse(task: Task): false {
+    this.stats.refused++;
+    this.reject(task, CONNECTION_REFUSED);
+    return false;
+  }
+
+  /** An fd of the shard was freed: the oldest connections in its accept queue get one each. */
+  connectionFreed(node: number): void {
+    const shard = node - this.nodeBase;
+    const conns = this.ctx.serverConns;
+    while (conns.canAccept(node)) {
+      const id = this.acceptQueue.next(shard);
+      if (id < 0) return;
+      conns.acceptFromBacklog(node);
+      this.admit(this.ctx.tasks.items[id]!);
+    }
+  }
+
+  /** A request on an accepted connection: a worker, else the queue, else `queue_full`. */
+  private admit(task: Task): void {
+    const shard = task.shard;
+    if (this.busy[shard]! < this.workers[shard]!) {
       this.start(task);
       return this.checkMemory(shard);
     }
@@ -226,18 +309,51 @@ export class CacheNode implements ModelNode, EventHandler {
     this.reject(task, QUEUE_FULL);
   }
 
+  /** A health-check probe on the shard (an op that touches no key), answered to `prober`; returns its task id. */
+  probe(shard: number, prober: Prober, seq: number, connState: number): number {
+    const task = this.ctx.tasks.alloc();
+    const node = this.nodeBase + shard;
+    task.originCall = -1;
+    task.originGen = seq;
+    task.shard = shard;
+    task.isSet = false;
+    task.reason = 0;
+    task.epoch = this.epochs[shard]!;
+    task.prober = prober;
+    const id = task.id;
+    if (this.arrived(task, node, connState)) this.admit(task);
+    return id;
+  }
+
+  /**
+   * A health-check monitor restarts the shard's process: like a crash (contents, queued work,
+   * connections and accept queue gone), refusing connections for `downUs`, then back empty.
+   */
+  restartShard(shard: number, downUs: number): void {
+    this.stats.monitorRestarts++;
+    this.crash(shard);
+    this.ctx.sim.after(downUs, this.handlerId, EV_BACK_UP, shard);
+  }
+
+  /** A shard a monitor probes: in the ring and not OOM-killed (bringing those back is the operators' `restoreShards`). */
+  slotInUse(shard: number): boolean {
+    return this.placement.isMember(shard) && this.memory.dead[shard] !== 1;
+  }
+
   handle(code: number, taskId: number): void {
     if (code === EV_OOM) return this.kill(taskId);
     if (code === EV_RESTART) return this.restart(taskId);
-    const task = this.ctx.tasks.items[taskId]!;
-    if (code === EV_REJECT) {
-      this.ctx.flow.reply(task.originCall, task.originGen, task.reason, false);
-      this.ctx.freeTask(task);
-      return;
+    if (code === EV_BACK_UP) {
+      this.stats.restarts++;
+      return this.ctx.serverConns.up(this.nodeBase + taskId);
     }
+    const task = this.ctx.tasks.items[taskId]!;
+    if (code === EV_REJECT) return this.finish(task, task.reason, false);
     if (code === EV_SENT) return this.replied(task);
     const shard = task.shard;
-    const hit = task.isSet ? this.set(task.key, shard) : this.get(task.key, shard);
+    // Its process died while the op ran: the connection was reset.
+    if (task.epoch !== this.epochs[shard]) return this.finish(task, CONNECTION_RESET, false);
+    const hit = task.prober !== null ? false : task.isSet ? this.set(task.key, shard) : this.get(task.key, shard);
     task.reason = 0;
     task.isSet = hit; // from here on: whether the reply carries the value
     this.busy[shard]!--;
@@ -270,8 +386,20 @@ export class CacheNode implements ModelNode, EventHandler {
   }
 
   private replied(task: Task): void {
-    this.ctx.flow.reply(task.originCall, task.originGen, 0, task.isSet);
+    this.finish(task, 0, task.isSet);
+  }
+
+  /**
+   * The reply (or rejection) goes out; a connection its client closed meanwhile is closed by the
+   * shard now, freeing its fd — unless the process died since (the fd went with it).
+   */
+  private finish(task: Task, reason: number, hit: boolean): void {
+    if (task.prober !== null) task.prober.probeDone(task.shard, task.originGen, reason);
+    else this.ctx.flow.reply(task.originCall, task.originGen, reason, hit);
+    const release = task.connClosed && task.epoch === this.epochs[task.shard];
+    const node = this.nodeBase + task.shard;
     this.ctx.freeTask(task);
+    if (release) this.ctx.serverConns.released(node);
   }
 
   private start(task: Task): void {
@@ -279,9 +407,9 @@ export class CacheNode implements ModelNode, EventHandler {
     this.busy[task.shard]!++;
     let factor = this.slowdown;
     if (this.connectionOverhead > 0) factor *= 1 + (this.connectionOverhead * this.ctx.connections[this.nodeBase + task.shard]!) / 1000;
-    let us = this.serviceTime();
+    let us = this.serviceTime[task.shard]!();
     if (factor !== 1) us = Math.round(us * factor);
-    us += this.extraLatencyUs;
+    us += this.extraLatencyUs + this.faults.extraUs[task.shard]!;
     this.ctx.sim.after(this.quota !== null ? this.quota.delayUs(task.shard, us, this.ctx.sim.nowUs) : us, this.handlerId, EV_OP_DONE, task.id);
   }
 
@@ -303,13 +431,7 @@ export class CacheNode implements ModelNode, EventHandler {
   private kill(shard: number): void {
     if (!this.memory.kill(shard)) return;
     this.stats.oomKills++;
-    this.lru.clear(shard);
-    const queue = this.queues[shard]!;
-    while (queue.size > 0) {
-      const task = this.ctx.tasks.items[queue.popFront()]!;
-      this.stats.refused++;
-      this.reject(task, CONNECTION_RESET);
-    }
+    this.crash(shard);
     const auto = this.spec.autoRemove;
     if (auto !== undefined && this.memory.deadCount <= auto.maxDead && this.placement.isMember(shard) && this.placement.active > 1) {
       this.placement.leave(shard);
@@ -319,8 +441,27 @@ export class CacheNode implements ModelNode, EventHandler {
     if (Number.isFinite(delay)) this.ctx.sim.after(delay, this.handlerId, EV_RESTART, shard);
   }
 
+  /**
+   * The shard's process is gone: its contents, its work (queued, in service — replies reset),
+   * its accept queue and every connection (clients find theirs reset); it refuses dials until up.
+   */
+  private crash(shard: number): void {
+    this.epochs[shard]!++;
+    this.lru.clear(shard);
+    this.busy[shard] = 0;
+    const resetTask = (id: number) => {
+      this.stats.refused++;
+      this.reject(this.ctx.tasks.items[id]!, CONNECTION_RESET);
+    };
+    const queue = this.queues[shard]!;
+    while (queue.size > 0) resetTask(queue.popFront());
+    this.acceptQueue.drain(shard, resetTask);
+    this.ctx.serverConns.reset(this.nodeBase + shard, true);
+  }
+
   private restart(shard: number): void {
     if (!this.memory.revive(shard)) return;
+    this.ctx.serverConns.up(this.nodeBase + shard);
     this.stats.restarts++;
     if (!this.placement.isMember(shard)) {
       this.placement.join(shard);

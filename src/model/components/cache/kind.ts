@@ -2,7 +2,9 @@ import { defineGauge, gaugeKey, SHARED_GAUGES } from '../../../recorder/gauges.t
 import { createSampler } from '../../../schedule/sample.ts';
 import { shardSlots } from '../../core/timeline.ts';
 import type { ComponentKind, ModelComponent } from '../component.ts';
+import type { ServerConnections } from '../../core/server-connections.ts';
 import { CacheNode, type CacheStats } from './cache.ts';
+import { perShard } from './shard-specs.ts';
 
 const SHARDS = defineGauge('shards', 'count', 'cache', 'shards in the ring at the sample');
 const STALE_READS = defineGauge('staleReads', 'count', 'cache', 'hits on an out-of-date copy, since the start');
@@ -13,9 +15,21 @@ const MEMORY_PRESSURE = defineGauge('memoryPressure', 'ratio', 'cache', 'memory 
 const NIC_BACKLOG_MS = defineGauge('nicBacklogMs', 'ms', 'cache', 'time the busiest shard NIC needs to send what is queued on it');
 const SHARD_LOAD_RPS = defineGauge('shardLoadRps', 'rps', 'cache', 'ops per second over the interval: the busiest shard (.hottest) and the mean of the others (.others)');
 const SHARD_HIT_RATIO = defineGauge('shardHitRatio', 'ratio', 'hit-ratio', 'hits / gets over the interval: on the busiest shard (.hottest) and on all the others (.others)');
+const ACCEPT_QUEUE_MAX = defineGauge('acceptQueueMax', 'count', 'connections', 'connections waiting in the longest shard accept queue (backlog) at the sample');
 const HOTTEST_SHARD = defineGauge('hottestShard', 'count', 'cache', 'slot number of the shard that served the most ops over the interval');
 
-export type CacheDetails = CacheStats & { shards: number; copiesOfTop100?: { mean: number; max: number }; misses: number; hitRatio: number; evictions: number };
+/** Server-side connection figures of a cache, over its shards. */
+export interface CacheConnectionDetails {
+  /** Most fds one shard held at once. */
+  connectionsHighWater: number;
+  /** Dials that found a shard's fd table full: parked in its accept queue, and beyond it (refused or dropped). */
+  acceptQueued: number;
+  acceptOverflows: number;
+  acceptedFromQueue: number;
+}
+
+export type CacheDetails = CacheStats &
+  CacheConnectionDetails & { shards: number; copiesOfTop100?: { mean: number; max: number }; misses: number; hitRatio: number; evictions: number };
 
 /** Sharded look-aside caches: one node per shard slot (initial shards plus those the timeline adds). */
 export const cacheKind: ComponentKind<CacheNode> = {
@@ -32,15 +46,48 @@ export const cacheKind: ComponentKind<CacheNode> = {
       const hotValueSize = spec.hotKeyValueSize ? createSampler(spec.hotKeyValueSize, values) : valueSize;
       const nodeBase = wiring.firstNode(name);
       const slots = wiring.nodeSlots(name);
-      const serviceTime = createSampler(spec.serviceTime, r);
-      const cache = new CacheNode(ctx, { name, spec, nodeBase, slots, keyspace: plan.keyspace, serviceTime, valueSize, hotValueSize, lossRng: wiring.rng(`cache:${name}:loss`) });
-      ctx.connectionLimit.fill(spec.connectionLimit, nodeBase, nodeBase + slots);
-      wiring.add(cacheKind, cache, cacheComponent(cache, ctx.connections));
+      const shards = perShard(spec, slots);
+      // Each class's service time draws from the cache's stream, like the cache's own.
+      const own = createSampler(spec.serviceTime, r);
+      const byClass = spec.shardClasses.map((c) => (c.serviceTime !== undefined ? createSampler(c.serviceTime, r) : own));
+      const serviceTime = Array.from(shards.serviceTimeClass, (c) => (c < 0 ? own : byClass[c]!));
+      const cache = new CacheNode(ctx, {
+        name,
+        spec,
+        nodeBase,
+        slots,
+        keyspace: plan.keyspace,
+        serviceTime,
+        shards,
+        valueSize,
+        hotValueSize,
+        lossRng: wiring.rng(`cache:${name}:loss`),
+        faultRng: wiring.rng(`cache:${name}:faults`),
+        standingLoss: shards.loss,
+      });
+      ctx.connectionLimit.set(shards.connectionLimit, nodeBase);
+      ctx.serverConns.backlogLimit.set(shards.backlog, nodeBase);
+      ctx.serverConns.dropOverflow.fill(spec.backlogOverflow === 'drop' ? 1 : 0, nodeBase, nodeBase + slots);
+      wiring.add(
+        cacheKind,
+        cache,
+        cacheComponent(cache, ctx.connections, () => connectionDetails(cache, ctx.serverConns)),
+      );
     }
   },
 };
 
-function cacheComponent(cache: CacheNode, connections: Int32Array): ModelComponent<CacheDetails> {
+function connectionDetails(cache: CacheNode, conns: ServerConnections): CacheConnectionDetails {
+  const details = { connectionsHighWater: 0, acceptQueued: 0, acceptOverflows: 0, acceptedFromQueue: cache.acceptQueue.accepted };
+  for (let node = cache.nodeBase; node < cache.nodeBase + cache.slots; node++) {
+    details.connectionsHighWater = Math.max(details.connectionsHighWater, conns.highWater[node]!);
+    details.acceptQueued += conns.backlogged[node]!;
+    details.acceptOverflows += conns.overflowed[node]!;
+  }
+  return details;
+}
+
+function cacheComponent(cache: CacheNode, connections: Int32Array, connectionFigures: () => CacheConnectionDetails): ModelComponent<CacheDetails> {
   const name = cache.name;
   const key = {
     hitRatio: gaugeKey(SHARED_GAUGES.hitRatio, name),
@@ -56,7 +103,9 @@ function cacheComponent(cache: CacheNode, connections: Int32Array): ModelCompone
     hottestHitRatio: gaugeKey(SHARD_HIT_RATIO, `${name}.hottest`),
     othersHitRatio: gaugeKey(SHARD_HIT_RATIO, `${name}.others`),
     hottestShard: gaugeKey(HOTTEST_SHARD, name),
+    acceptQueueMax: gaugeKey(ACCEPT_QUEUE_MAX, name),
   };
+  const backlog = cache.backlogged;
   const copies = cache.lru.copies;
   let lastGets = 0;
   let lastHits = 0;
@@ -74,6 +123,7 @@ function cacheComponent(cache: CacheNode, connections: Int32Array): ModelCompone
       SHARD_LOAD_RPS,
       SHARD_HIT_RATIO,
       HOTTEST_SHARD,
+      ...(backlog ? [ACCEPT_QUEUE_MAX] : []),
     ],
     gauges(into) {
       // The hit ratio covers the time since the previous sample; 0 when the cache saw no get.
@@ -99,6 +149,7 @@ function cacheComponent(cache: CacheNode, connections: Int32Array): ModelCompone
       into[key.hottestHitRatio] = load.hottestHitRatio;
       into[key.othersHitRatio] = load.othersHitRatio;
       into[key.hottestShard] = load.hottest;
+      if (backlog) into[key.acceptQueueMax] = cache.acceptQueue.longest();
       lastGets = stats.gets;
       lastHits = stats.hits;
     },
@@ -106,6 +157,7 @@ function cacheComponent(cache: CacheNode, connections: Int32Array): ModelCompone
       const stats = cache.stats;
       return {
         ...stats,
+        ...connectionFigures(),
         shards: cache.shards,
         ...(copies ? { copiesOfTop100: copiesOfTop(cache, 100) } : {}),
         misses: stats.gets - stats.hits,

@@ -1,6 +1,4 @@
-import type { Cache } from '../../../profile/topology/index.ts';
-
-type Memory = NonNullable<Cache['memory']>;
+import type { ShardMemorySpec } from './shard-specs.ts';
 
 /** What a shard's memory follows: its open connections and the requests queued or in service on it. */
 export interface ShardLoad {
@@ -23,19 +21,22 @@ export class ShardMemory {
   readonly restartDelayUs: number;
 
   constructor(
-    private readonly memory: Memory | undefined,
+    /** Per shard slot (shard classes may differ); undefined: that shard's memory is not modelled. */
+    private readonly memory: readonly (ShardMemorySpec | undefined)[],
     private readonly slots: number,
     private readonly load: ShardLoad,
+    /** The cache's restartDelay (µs). */
+    restartDelayUs: number,
   ) {
     this.dead = new Uint8Array(slots);
     this.oomPending = new Uint8Array(slots);
-    this.modelled = memory !== undefined;
-    this.restartDelayUs = memory?.restartDelay ?? Number.POSITIVE_INFINITY;
+    this.modelled = memory.some((m) => m !== undefined);
+    this.restartDelayUs = restartDelayUs;
   }
 
   /** True once when the shard goes over its limit: the caller schedules the kill (in its own event). */
   crossedLimit(shard: number): boolean {
-    const m = this.memory;
+    const m = this.memory[shard];
     if (m === undefined || this.oomPending[shard] === 1) return false;
     if (this.usedMb(shard) <= m.limit * (1 - m.fragmentation)) return false;
     this.oomPending[shard] = 1;
@@ -44,10 +45,11 @@ export class ShardMemory {
 
   /** Memory of the worst live shard now, as a share of what it can allocate. */
   pressure(): number {
-    const m = this.memory;
-    if (m === undefined) return 0;
     let worst = 0;
-    for (let sh = 0; sh < this.slots; sh++) if (this.dead[sh] !== 1) worst = Math.max(worst, this.usedMb(sh) / (m.limit * (1 - m.fragmentation)));
+    for (let sh = 0; sh < this.slots; sh++) {
+      const m = this.memory[sh];
+      if (m !== undefined && this.dead[sh] !== 1) worst = Math.max(worst, this.usedMb(sh) / (m.limit * (1 - m.fragmentation)));
+    }
     return worst;
   }
 
@@ -70,7 +72,7 @@ export class ShardMemory {
 
   /** MB in use on a shard's host: base + socket buffers of its connections and of its queued work. */
   private usedMb(shard: number): number {
-    const m = this.memory!;
+    const m = this.memory[shard]!;
     return m.base + m.perConnection * this.load.connections(shard) + m.perQueuedOp * this.load.requests(shard);
   }
 }

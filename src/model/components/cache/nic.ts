@@ -2,8 +2,8 @@ import type { Sampler } from '../../../schedule/sample.ts';
 import type { Keyspace } from '../../../schedule/types.ts';
 
 export interface NicConfig {
-  /** Bytes/s per shard; Infinity = replies leave at once. */
-  bandwidth: number;
+  /** Bytes/s per shard slot; Infinity = replies leave at once. */
+  bandwidth: Float64Array;
   /** Bytes of every reply besides the value. */
   replyOverhead: number;
   slots: number;
@@ -18,7 +18,7 @@ export class ShardNics {
   /** Virtual time at which each shard's NIC has sent everything queued. */
   readonly freeAtUs: Float64Array;
   readonly unlimited: boolean;
-  private readonly bytesPerUs: number;
+  private readonly bytesPerUs: Float64Array;
   /** A key's value size + 1, drawn once (0: not drawn yet). */
   private readonly valueBytes: Uint32Array;
 
@@ -29,16 +29,16 @@ export class ShardNics {
   ) {
     const { keyspace } = config;
     this.freeAtUs = new Float64Array(config.slots);
-    this.bytesPerUs = config.bandwidth / 1e6;
-    this.unlimited = this.bytesPerUs === Number.POSITIVE_INFINITY;
-    this.valueBytes = new Uint32Array(Number.isFinite(config.bandwidth) ? keyspace.count + keyspace.hotKeys.length : 0);
+    this.bytesPerUs = config.bandwidth.map((b) => b / 1e6);
+    this.unlimited = config.bandwidth.every((b) => b === Number.POSITIVE_INFINITY);
+    this.valueBytes = new Uint32Array(this.unlimited ? 0 : keyspace.count + keyspace.hotKeys.length);
   }
 
   /** Queues a reply (with the key's value on a hit) on the shard's NIC; returns when it is sent. */
   send(shard: number, key: number, hit: boolean, nowUs: number): number {
     const bytes = this.config.replyOverhead + (hit ? this.valueOf(key) : 0);
     this.counts.bytesSent += bytes;
-    const sentAt = Math.max(nowUs, this.freeAtUs[shard]!) + Math.ceil(bytes / this.bytesPerUs);
+    const sentAt = Math.max(nowUs, this.freeAtUs[shard]!) + Math.ceil(bytes / this.bytesPerUs[shard]!);
     this.freeAtUs[shard] = sentAt;
     return sentAt;
   }

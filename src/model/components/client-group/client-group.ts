@@ -7,7 +7,8 @@ import type { HostState } from '../host/host.ts';
 import { HotKeyCache } from './hot-keys.ts';
 import { Pool } from './pool.ts';
 import { CHECKOUT_TIMEOUT, CONNECTION_REFUSED, DIAL_ERROR, POOL_DISABLED, TIMEOUT } from '../../core/reasons.ts';
-import { CALL_BACKOFF, CALL_DIALING, CALL_SENT, CALL_WAITING, type Call } from '../../core/records.ts';
+import { CALL_BACKOFF, CALL_DIALING, CALL_SENT, CALL_WAITING, TASK_FREE, type Call } from '../../core/records.ts';
+import { DIAL_ACCEPTED, DIAL_DROPPED, DIAL_REFUSED } from '../../core/server-connections.ts';
 
 const EV_CONNECTED = 1;
 const EV_BACKOFF_DONE = 2;
@@ -69,6 +70,8 @@ export class ClientGroupModel implements EventHandler {
   /** Per pool (instance × node): consecutive failed attempts, and until when the node is dead for that instance. */
   private readonly consecutiveFailures: Int32Array;
   private readonly deadUntilUs: Float64Array;
+  /** One membership view for every instance: a node one instance ejects is dead for all (failures still counted per instance). */
+  private readonly sharedView: boolean;
   /** Incremented when the process owning this group restarts: calls bound earlier are orphans. */
   private epoch = 0;
 
@@ -95,6 +98,7 @@ export class ClientGroupModel implements EventHandler {
     this.targetSlot = new Int32Array(nodeCount).fill(-1);
     targets.forEach((node, slot) => (this.targetSlot[node] = slot));
     if (host) {
+      ctx.serverConns.onReset((node) => this.nodeReset(node));
       for (let instance = 0; instance < spec.instances; instance++) {
         for (const node of targets) this.pools.push(new Pool(spec.pool.maxOpen, spec.pool.maxIdle, spec.pool.pipelining, host, host.table(instance, node)));
       }
@@ -104,8 +108,9 @@ export class ClientGroupModel implements EventHandler {
     const hk = spec.hotKeyCache;
     this.hotKeys = hk ? new HotKeyCache(spec.instances, hk.sampleRate, hk.threshold, hk.window, hk.ttl, new Rng(deriveSeed(ctx.seed, `model:clientGroup:${name}:hotKeys`))) : null;
     const pairs = this.markDown === null ? 0 : spec.instances * targets.length;
+    this.sharedView = this.markDown?.view === 'shared';
     this.consecutiveFailures = new Int32Array(pairs);
-    this.deadUntilUs = new Float64Array(pairs);
+    this.deadUntilUs = new Float64Array(this.sharedView ? targets.length : pairs);
     const calls = ctx.calls.items;
     this.checkoutDeadlines =
       this.pooled && Number.isFinite(spec.pool.checkoutTimeout)
@@ -122,19 +127,19 @@ export class ClientGroupModel implements EventHandler {
       : null;
   }
 
-  /** True when `instance` currently holds `node` for dead (its own view; always false without markDown). */
+  /** True when `instance` currently holds `node` for dead (its own view, or the shared one; always false without markDown). */
   isMarkedDown(instance: number, node: number): boolean {
     if (this.markDown === null) return false;
     const slot = this.targetSlot[node]!;
-    return slot >= 0 && this.deadUntilUs[instance * this.targetCount + slot]! > this.ctx.sim.nowUs;
+    return slot >= 0 && this.deadUntilUs[this.sharedView ? slot : instance * this.targetCount + slot]! > this.ctx.sim.nowUs;
   }
 
-  /** (instance, node) pairs marked dead right now. */
+  /** (instance, node) pairs marked dead right now (with a shared view, a dead node counts for every instance). */
   markedDownNow(): number {
     let n = 0;
     const now = this.ctx.sim.nowUs;
     for (let i = 0; i < this.deadUntilUs.length; i++) if (this.deadUntilUs[i]! > now) n++;
-    return n;
+    return this.sharedView ? n * this.instances : n;
   }
 
   /** An operator changes every pool's max connections (0 switches the calls off). */
@@ -196,6 +201,7 @@ export class ClientGroupModel implements EventHandler {
   /** Starts an attempt: an idle connection, else a new one, else a FIFO wait (bounded by checkoutTimeout). */
   start(call: Call): void {
     this.stats.attempts++;
+    call.connState = DIAL_ACCEPTED;
     if (!this.pooled) return this.send(call);
     const pool = this.pools[call.pool]!;
     if (pool.maxOpen === 0) return this.attemptFailed(call, POOL_DISABLED);
@@ -241,13 +247,14 @@ export class ClientGroupModel implements EventHandler {
       this.stats.dialErrors++;
       return this.attemptFailed(call, DIAL_ERROR);
     }
-    const connections = this.ctx.connections;
-    if (connections[call.node]! >= this.ctx.connectionLimit[call.node]!) {
-      // The destination is at its fd / connection limit: it refuses the connection.
+    const answer = this.ctx.serverConns.dial(call.node);
+    if (answer === DIAL_REFUSED || (answer === DIAL_DROPPED && this.replyDeadlines === null)) {
+      // Nothing listens, or the destination's fd table and accept queue are full: refused. A
+      // dropped SYN with no timeout to give up on would hang forever; it is refused here instead.
       this.stats.refused++;
       return this.attemptFailed(call, CONNECTION_REFUSED);
     }
-    connections[call.node]!++;
+    call.connState = answer;
     pool.node = call.node;
     pool.host.opened(pool.table);
     if (++pool.open > pool.openHighWater) pool.openHighWater = pool.open;
@@ -263,12 +270,15 @@ export class ClientGroupModel implements EventHandler {
 
   private send(call: Call): void {
     call.state = CALL_SENT;
+    call.serverTask = -1;
     this.replyDeadlines?.push(call.id, call.gen);
-    this.ctx.nodes[call.node]!.accept(call, call.node);
+    // A dropped SYN: the request never leaves; the timeout decides.
+    if (call.connState !== DIAL_DROPPED) this.ctx.nodes[call.node]!.accept(call, call.node);
   }
 
   /** A connection came back: the oldest live waiter gets it, else it idles, else it is closed. */
   private release(pool: Pool): void {
+    if (this.dropStale(pool)) return this.dialForWaiters(pool);
     const waiter = this.nextWaiter(pool);
     if (waiter) return this.send(waiter);
     if (pool.depth > 1) {
@@ -288,12 +298,75 @@ export class ClientGroupModel implements EventHandler {
     this.close(pool);
   }
 
+  /** A client's active close with nothing pending at the server: TIME_WAIT here, the server frees its fd now. */
   private close(pool: Pool): void {
+    if (this.dropStale(pool)) return;
+    this.forget(pool);
+    pool.host.closed(pool.table);
+    this.ctx.serverConns.released(pool.node);
+  }
+
+  /**
+   * A timed-out attempt's connection is closed (one request per connection). If the request is
+   * still in the server (queued, in service, in its accept queue), the server's fd stays until it
+   * gets to it; a never-established connection (dropped SYN) frees only its local port.
+   */
+  private closeTimedOut(pool: Pool, call: Call, gen: number): void {
+    if (this.dropStale(pool)) return;
+    if (call.connState === DIAL_DROPPED) {
+      this.forget(pool);
+      return pool.host.reset(pool.table);
+    }
+    const task = call.serverTask >= 0 ? this.ctx.tasks.items[call.serverTask]! : null;
+    if (task === null || task.state === TASK_FREE || task.originCall !== call.id || task.originGen !== gen) return this.close(pool);
+    this.forget(pool);
+    pool.host.closed(pool.table);
+    task.connClosed = true;
+  }
+
+  /** Closes one connection the destination reset (no TIME_WAIT, no fd of the server's); false when none. */
+  private dropStale(pool: Pool): boolean {
+    if (pool.stale === 0) return false;
+    pool.stale--;
+    this.forget(pool);
+    pool.host.reset(pool.table);
+    return true;
+  }
+
+  private forget(pool: Pool): void {
     pool.open--;
     this.ctx.totals.open--;
     this.stats.closes++;
-    this.ctx.connections[pool.node]!--;
-    pool.host.closed(pool.table);
+  }
+
+  /**
+   * The process behind `node` died or was restarted: its idle connections here are gone (the port
+   * is free: the server closed first), the busy ones are stale — closed when their request ends.
+   */
+  private nodeReset(node: number): void {
+    const slot = this.targetSlot[node]!;
+    if (slot < 0) return;
+    for (let instance = 0; instance < this.instances; instance++) {
+      const pool = this.pools[instance * this.targetCount + slot]!;
+      for (; pool.idle > 0; pool.idle--) {
+        this.ctx.totals.idle--;
+        this.forget(pool);
+        pool.host.reset(pool.table);
+      }
+      pool.spare = 0;
+      // Pipelined connections carry several requests each: they are not tracked one by one here
+      // (they stay open on the client; the server no longer counts them).
+      if (pool.depth === 1) pool.stale = pool.open;
+    }
+  }
+
+  /** Dials for the oldest waiters while the pool is under maxOpen (a connection was closed). */
+  private dialForWaiters(pool: Pool): void {
+    while (pool.open < pool.maxOpen) {
+      const waiter = this.nextWaiter(pool);
+      if (!waiter) break;
+      this.dial(waiter, pool);
+    }
   }
 
   /** Pops the oldest waiter that still waits (timed-out ones are skipped), or null. */
@@ -313,6 +386,7 @@ export class ClientGroupModel implements EventHandler {
 
   private replyExpired(call: Call): void {
     if (this.orphaned(call)) return;
+    const gen = call.gen;
     call.gen++;
     this.stats.timeouts++;
     // The reply may still come; the client cannot match it any more, so it drops the connection.
@@ -321,13 +395,9 @@ export class ClientGroupModel implements EventHandler {
       // Pipelined: the slot is abandoned (its late reply will be discarded), the connection stays.
       this.release(pool);
     } else if (pool !== null) {
-      this.close(pool);
+      this.closeTimedOut(pool, call, gen);
       // The closed connection frees a slot under maxOpen: dial for the oldest waiter.
-      while (pool.open < pool.maxOpen) {
-        const waiter = this.nextWaiter(pool);
-        if (!waiter) break;
-        this.dial(waiter, pool);
-      }
+      this.dialForWaiters(pool);
     }
     this.attemptFailed(call, TIMEOUT);
   }
@@ -344,7 +414,7 @@ export class ClientGroupModel implements EventHandler {
     const markDown = this.markDown;
     if (markDown !== null && this.pooled && ++this.consecutiveFailures[call.pool]! >= markDown.failures) {
       this.consecutiveFailures[call.pool] = 0;
-      this.deadUntilUs[call.pool] = this.ctx.sim.nowUs + markDown.duration;
+      this.deadUntilUs[this.sharedView ? call.pool % this.targetCount : call.pool] = this.ctx.sim.nowUs + markDown.duration;
       this.stats.markDowns++;
     }
     if (call.attempt <= this.retryCount && this.takeRetryToken(call.instance)) {

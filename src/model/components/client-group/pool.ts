@@ -12,6 +12,8 @@ export class Pool {
   openHighWater = 0;
   /** Pipelining only (depth > 1): request slots free on open connections. */
   spare = 0;
+  /** Busy connections the destination reset (its process died): closed, not reused, when their request ends. */
+  stale = 0;
   /** Destination node (set at the first dial; a pool serves one node). */
   node = 0;
   /** (call id, gen) pairs, oldest first; entries whose call has moved on are skipped when popped. */

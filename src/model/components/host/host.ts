@@ -61,6 +61,11 @@ export class HostState implements DeadlineOwner {
     this.expiries.push(table, 0);
   }
 
+  /** A connection that ends without TIME_WAIT here (reset by the server, or never established): its port is free at once. */
+  reset(table: number): void {
+    this.open[table]!--;
+  }
+
   isLive(): boolean {
     return true;
   }

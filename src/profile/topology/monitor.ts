@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { duration } from '../units.ts';
+import { componentName } from './common.ts';
+
+export const MonitorSchema = z
+  .strictObject({
+    cache: componentName.meta({ description: 'The cache whose shards it probes.' }),
+    every: duration.prefault('1s').meta({ description: 'Probe period per shard.' }),
+    timeout: duration.prefault('500ms').meta({
+      description: 'A probe with no reply within this fails; its connection is closed and the next probe dials a new one (and may not get an fd: "the monitor cannot connect").',
+    }),
+    failures: z.number().int().min(1).default(3).meta({ description: 'Consecutive failed probes that make the monitor restart the shard.' }),
+    restartTime: duration.prefault('5s').meta({
+      description: 'The restarted shard refuses connections this long, then comes back empty (a cold cache); every client connection to it is reset (a reconnect storm).',
+    }),
+  })
+  .meta({
+    description:
+      'A health-check monitor (Twitter 2014-01): one connection per shard, a probe (an op that touches no key) every `every`; after `failures` consecutive failures it restarts the shard.',
+  });
+export type Monitor = z.output<typeof MonitorSchema>;
