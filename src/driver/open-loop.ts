@@ -7,6 +7,8 @@ import { emptyRequest, type Schedule, type ScheduledRequest } from '../schedule/
 import { realClock, type Clock, type ClockTimer } from './clock.ts';
 import { RunStartError } from './errors.ts';
 import type { RunContext } from './types.ts';
+import { TimelineRunner, type RingControl } from './timeline/runner.ts';
+import { planTimeline } from './timeline/steps.ts';
 
 /**
  * What a real target's transport must do for the open-loop pacer. A transport owns its sockets and
@@ -59,6 +61,8 @@ export interface Transport {
   report(): HttpTransportReport | MemcachedTransportReport;
   /** Requests that waited for a free connection slot before their write (backpressure on the generator). */
   waitedForConnection(): number;
+  /** memcached: the client's ring, which the timeline's membership events change; its servers as host:port. */
+  readonly ring?: RingControl & { readonly servers: readonly string[] };
 }
 
 export interface OpenLoopOptions {
@@ -154,6 +158,7 @@ export class OpenLoopRun {
   private warmupUs = 0;
   readonly inFlightCap: number;
   private readonly declareGauges: RunContext['declareGauges'];
+  private readonly profile: RunContext['profile'];
 
   constructor(
     context: RunContext,
@@ -162,6 +167,7 @@ export class OpenLoopRun {
     this.recorder = context.recorder;
     this.schedule = context.schedule;
     this.declareGauges = context.declareGauges;
+    this.profile = context.profile;
     this.clock = options.clock ?? realClock;
     this.t0Ms = this.clock.nowMs();
     this.monitor = options.monitor ?? new GeneratorMonitor();
@@ -220,6 +226,8 @@ export class OpenLoopRun {
     this.warmupUs = this.schedule.plan.warmupUs;
     this.recorder.setGaugeSource(() => this.gauges());
     this.declareGauges?.(this.gaugeSpecs());
+    const timeline = this.timelineFor(transport);
+    timeline?.start(() => this.nowUs() / 1000);
     this.monitor.start();
     const onAbort = () => {
       this.interrupted = true;
@@ -238,6 +246,7 @@ export class OpenLoopRun {
     // Intervals that ended by now are closed while the connections are still there to be counted.
     this.recorder.advanceTo(endUs);
     transport.close(this.unfinishedReason);
+    const steps = await timeline?.finish(this.interrupted);
     this.monitor.stop();
     const waitedForConnection = transport.waitedForConnection();
     this.options.exportHealth?.({
@@ -262,7 +271,17 @@ export class OpenLoopRun {
         inFlightCap: this.inFlightCap,
         waitedForConnection,
       }),
+      ...(steps && { timeline: steps }),
     };
+  }
+
+  /** The profile's timeline on this run's clock, or undefined when it has none. */
+  private timelineFor(transport: Transport): TimelineRunner | undefined {
+    const events = this.profile.topology.timeline;
+    if (events.length === 0) return undefined;
+    const ring = transport.ring;
+    const steps = planTimeline({ events, target: ring ? 'memcached' : 'http', servers: ring?.servers, clients: this.profile.clients.map((c) => c.name) });
+    return new TimelineRunner(steps, this.clock, ring, (this.options.slice?.index ?? 0) === 0);
   }
 
   private gaugeSpecs(): GaugeSpec[] {

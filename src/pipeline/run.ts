@@ -6,6 +6,8 @@ import { RunStartError } from '../driver/errors.ts';
 import { createDriver } from '../driver/index.ts';
 import type { Driver } from '../driver/types.ts';
 import type { Profile } from '../profile/types.ts';
+import { parseTarget } from '../profile/target.ts';
+import { checkTimeline, describeTimeline } from '../driver/timeline/steps.ts';
 import { buildResult, type RunResult } from '../recorder/result.ts';
 import { gaugeCatalog, type GaugeCatalog } from '../recorder/gauges.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
@@ -45,6 +47,10 @@ export interface RunOptions {
   onInterval?: LiveObserver | undefined;
   /** Run a plan over the profile's limits anyway (see analysis/plan-check.ts). */
   force?: boolean | undefined;
+  /** Let the timeline's exec events run their commands (`--allow-exec`); without it a real run with one is refused. */
+  allowExec?: boolean | undefined;
+  /** Told the timeline's steps, one line each, once it is checked and before any traffic. */
+  onTimeline?: ((lines: string[]) => void) | undefined;
 }
 
 export interface RunOutcome {
@@ -64,6 +70,7 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   const target = options.target ?? profile.target;
   const schedule = createSchedule(profile);
   checkPlan(profile, schedule.plan, { intervalUs: options.intervalUs, target, force: options.force });
+  announceTimeline(profile, target, options);
   const driver = options.driver ?? createDriver(target, { workers: options.workers });
   const startedAt = new Date();
   const dir = options.outDir !== undefined ? createRunDir(options.outDir) : createNewRunDir(defaultRunDir(options.reportsRoot ?? 'reports', profile.name, startedAt));
@@ -113,6 +120,22 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
     throw failure.keeping(kept, `the run was stopped there (${log})`);
   }
   return { result, analysis, summary, dir };
+}
+
+/** Refuses a timeline the target cannot play (TimelineRefusedError, exit 2) and tells the caller its steps. */
+function announceTimeline(profile: Profile, target: string, options: RunOptions): void {
+  if (profile.topology.timeline.length === 0) return;
+  const spec = parseTarget(target);
+  const steps = checkTimeline(
+    {
+      events: profile.topology.timeline,
+      target: spec.kind,
+      servers: spec.kind === 'memcached' ? spec.servers.map((s) => `${s.host}:${s.port}`) : undefined,
+      clients: profile.clients.map((c) => c.name),
+    },
+    { allowExec: options.allowExec === true, workers: options.workers ?? 1 },
+  );
+  options.onTimeline?.(describeTimeline(steps, spec.kind));
 }
 
 function discardUnstartedRun(dir: string, logs: { close(): void }[], ownFolder: boolean): void {

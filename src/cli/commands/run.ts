@@ -10,6 +10,7 @@ const builder = (yargs: Argv) =>
     .option('seed', { type: 'string', describe: 'shorthand for --set seed=N' })
     .option('interval', { type: 'string', default: '1s', describe: 'interval of the per-interval histograms and gauges' })
     .option('quiet', { type: 'boolean', default: false, describe: 'print only the output folder' })
+    .option('allow-exec', { type: 'boolean', default: false, describe: 'let the timeline’s exec events run their commands (printed before the run starts)' })
     .option('workers', { type: 'string', describe: `real targets: send from N worker threads (1–${MAX_WORKERS}), each a disjoint slice of the schedule` });
 
 /** More sending threads than this only adds contention on any machine stampede runs on. */
@@ -50,6 +51,8 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
         signal,
         workers,
         force: args.force,
+        allowExec: args.allowExec,
+        onTimeline: (lines) => process.stderr.write(`timeline on ${sendTo}:\n${lines.join('\n')}\n`),
         onInterval: live.observer(),
       });
       await live.close();
