@@ -20,7 +20,7 @@ const EXEC_LINES = 12;
 export function timelineSections(result: RunResult, analysis: RunAnalysis, full: boolean): string[] {
   const steps = result.timeline ?? [];
   if (steps.length === 0) return [];
-  const lines = ['', '## Timeline', '', eventTable(steps, analysis.timeline)];
+  const lines = ['', '## Timeline', '', 'Times from the run’s start, warm-up included (as the profile’s timeline gives them).', '', eventTable(steps, analysis.timeline)];
   const t = analysis.timeline;
   if (t) lines.push('', criteriaLine(t.criteria), '', partsTable(t));
   if (full) {

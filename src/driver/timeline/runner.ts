@@ -30,11 +30,17 @@ export class TimelineRunner {
 
   /** Arms every step; `nowMs` reads the run's clock (0 = the run's start). */
   start(nowMs: () => number): void {
-    this.steps.forEach((step, i) => {
-      const fire = () => this.apply(i, nowMs);
-      const delay = Math.floor(step.plannedMs - nowMs());
-      this.timers.push(this.clock.after(delay <= 0 ? -1 : delay, fire));
-    });
+    this.steps.forEach((_, i) => this.arm(i, nowMs));
+  }
+
+  /**
+   * A timer can fire a fraction of a ms before the time asked (Node rounds): a step is never
+   * applied before its planned time, so an early wake-up sleeps again for what is left.
+   */
+  private arm(i: number, nowMs: () => number): void {
+    const leftMs = this.steps[i]!.plannedMs - nowMs();
+    const fire = () => (nowMs() < this.steps[i]!.plannedMs ? this.arm(i, nowMs) : this.apply(i, nowMs));
+    this.timers[i] = this.clock.after(leftMs <= 0 ? -1 : leftMs < 1 ? 0 : Math.ceil(leftMs), fire);
   }
 
   private apply(i: number, nowMs: () => number): void {
