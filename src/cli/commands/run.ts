@@ -52,7 +52,8 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
         workers,
         force: args.force,
         allowExec: args.allowExec,
-        onTimeline: (lines) => process.stderr.write(`timeline on ${sendTo}:\n${lines.join('\n')}\n`),
+        // What a real run will do to the target (and which commands it runs) is shown before it starts; the model's is in its report.
+        onTimeline: sendTo === 'model' ? undefined : (lines) => process.stderr.write(`timeline on ${sendTo}:\n${lines.join('\n')}\n`),
         onInterval: live.observer(),
       });
       await live.close();
