@@ -7,7 +7,7 @@ import { createDriver } from '../driver/index.ts';
 import type { Driver } from '../driver/types.ts';
 import type { Profile } from '../profile/types.ts';
 import { parseTarget } from '../profile/target.ts';
-import { checkTimeline, describeTimeline } from '../driver/timeline/steps.ts';
+import { checkTimeline, describeTimeline, type TimelineStep } from '../driver/timeline/steps.ts';
 import { buildResult, type RunResult } from '../recorder/result.ts';
 import { gaugeCatalog, type GaugeCatalog } from '../recorder/gauges.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
@@ -70,7 +70,7 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   const target = options.target ?? profile.target;
   const schedule = createSchedule(profile);
   checkPlan(profile, schedule.plan, { intervalUs: options.intervalUs, target, force: options.force });
-  announceTimeline(profile, target, options);
+  const steps = announceTimeline(profile, target, options);
   const driver = options.driver ?? createDriver(target, { workers: options.workers });
   const startedAt = new Date();
   const dir = options.outDir !== undefined ? createRunDir(options.outDir) : createNewRunDir(defaultRunDir(options.reportsRoot ?? 'reports', profile.name, startedAt));
@@ -90,7 +90,7 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
       hlog: (chunk) => hlog.write(chunk),
       onInterval: (interval) => {
         intervalLog.write(`${JSON.stringify(interval)}\n`);
-        observer?.(liveInterval(recorder, schedule.plan, interval, gauges));
+        observer?.(liveInterval(recorder, schedule.plan, interval, gauges, steps));
       },
     });
     const declareGauges = (specs: Parameters<typeof gaugeCatalog>[0]) => void (gauges = gaugeCatalog(specs));
@@ -122,9 +122,9 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   return { result, analysis, summary, dir };
 }
 
-/** Refuses a timeline the target cannot play (TimelineRefusedError, exit 2) and tells the caller its steps. */
-function announceTimeline(profile: Profile, target: string, options: RunOptions): void {
-  if (profile.topology.timeline.length === 0) return;
+/** Refuses a timeline the target cannot play (TimelineRefusedError, exit 2), tells the caller its steps, and returns them. */
+function announceTimeline(profile: Profile, target: string, options: RunOptions): TimelineStep[] {
+  if (profile.topology.timeline.length === 0) return [];
   const spec = parseTarget(target);
   const steps = checkTimeline(
     {
@@ -136,6 +136,7 @@ function announceTimeline(profile: Profile, target: string, options: RunOptions)
     { allowExec: options.allowExec === true, workers: options.workers ?? 1 },
   );
   options.onTimeline?.(describeTimeline(steps, spec.kind));
+  return steps;
 }
 
 function discardUnstartedRun(dir: string, logs: { close(): void }[], ownFolder: boolean): void {

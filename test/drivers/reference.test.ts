@@ -99,8 +99,18 @@ describe('reference service + 20k-batch profile through the real CLI', () => {
     const out = join(scratch, 'failover');
     // 6 s after a 1 s warm-up; the other data centre's traffic from 2 s to 4 s of the measured window.
     const run = stampede(
-      ['run', 'profiles/failover-reference.yaml', '--target', service.url, '--out', out]
-        .concat(['--set', 'warmup=1s', '--set', 'phases[0].rate=100', '--set', 'phases[0].duration=6s', '--set', 'multipliers[0].at=2s', '--set', 'multipliers[0].until=4s']),
+      ['run', 'profiles/failover-reference.yaml', '--target', service.url, '--out', out].concat([
+        '--set',
+        'warmup=1s',
+        '--set',
+        'phases[0].rate=100',
+        '--set',
+        'phases[0].duration=6s',
+        '--set',
+        'multipliers[0].at=2s',
+        '--set',
+        'multipliers[0].until=4s',
+      ]),
       60_000,
     );
     await service.stop();

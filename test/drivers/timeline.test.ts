@@ -211,7 +211,7 @@ describe('exec and refusals', () => {
     const latency = profileFile('model-only', '    - { type: latency, at: 1s, until: 2s, service: api, add: 5ms }\n');
     const refused = stampede(['run', latency, '--target', target(), '--out', join(scratch, 'model-only')]);
     expect(refused.status).toBe(2);
-    expect(refused.stderr).toContain('timeline[0] (latency at 1s): a memcached:// target cannot apply a latency event');
+    expect(refused.stderr).toContain('timeline[0] (latency at 1s): this memcached:// target cannot apply a latency event');
     const listed = profileFile('listed', `    - { type: exec, at: 0.5s, command: [${JSON.stringify(process.execPath)}, -e, "0"] }\n`);
     const ran = stampede(['run', listed, '--target', target(), '--allow-exec', '--out', join(scratch, 'listed')]);
     expect(ran.stderr).toContain(`at 0.5s  exec ["${process.execPath}","-e","0"] (timeout 30s)`);

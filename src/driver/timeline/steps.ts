@@ -55,7 +55,7 @@ export function planTimeline(input: StepsInput): TimelineStep[] {
   for (const { event, index } of order) {
     if (!APPLIES[input.target].has(event.type))
       throw new TimelineRefusedError(
-        `${eventName(event, index)}: a ${input.target}:// target cannot apply a ${event.type} event (it acts inside the model); remove it for this target, or run on the model (--target model)`,
+        `${eventName(event, index)}: this ${input.target}:// target cannot apply a ${event.type} event (${APPLIES.memcached.has(event.type) ? 'it changes a memcached:// ring' : 'it acts inside the model'}); remove it for this target, or run on the model (--target model)`,
       );
     steps.push(...stepsOf(event, index, input, ring));
   }
