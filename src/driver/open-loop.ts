@@ -220,13 +220,14 @@ export class OpenLoopRun {
 
   async execute(transport: Transport, signal: AbortSignal): Promise<DriverReport> {
     this.transport = transport;
+    // Planned before any connection: a timeline the target cannot play is refused with nothing to close.
+    const timeline = this.timelineFor(transport);
     await transport.prepare();
     const startAt = this.options.awaitStart ? await this.options.awaitStart() : undefined;
     this.t0Ms = startAt === undefined ? this.clock.nowMs() : startAt - this.clock.originEpochMs;
     this.warmupUs = this.schedule.plan.warmupUs;
     this.recorder.setGaugeSource(() => this.gauges());
     this.declareGauges?.(this.gaugeSpecs());
-    const timeline = this.timelineFor(transport);
     timeline?.start(() => this.nowUs() / 1000);
     this.monitor.start();
     const onAbort = () => {

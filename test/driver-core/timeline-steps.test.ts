@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TimelineRefusedError } from '../../src/driver/errors.ts';
 import { Sharding } from '../../src/driver/memcached/sharding.ts';
+import { EXEC_OUTPUT_TAIL_BYTES, startExec } from '../../src/driver/timeline/exec.ts';
 import { checkTimeline, planTimeline } from '../../src/driver/timeline/steps.ts';
 import { TimelineEventSchema } from '../../src/profile/topology/index.ts';
 import { createSchedule } from '../../src/schedule/index.ts';
@@ -72,5 +73,17 @@ describe('the memcached ring through a membership change', () => {
     const ketama = moved('ketama');
     expect(ketama.moved).toBe(ketama.onRemoved);
     expect(moved('modulo').moved).toBeGreaterThan(2000 / 2);
+  });
+});
+
+describe('an exec step’s command', () => {
+  it('keeps the last bytes of its output (one stream here: two interleave as they arrive) and its exit code; one that cannot start has its error and no exit code', async () => {
+    const now = () => performance.now();
+    const loud = await startExec([process.execPath, '-e', `process.stdout.write('x'.repeat(10000) + 'the end', () => process.exit(3))`], 20_000, now).done;
+    expect(loud).toMatchObject({ exitCode: 3, signal: null, timedOut: false });
+    expect(loud.outputTail).toHaveLength(EXEC_OUTPUT_TAIL_BYTES);
+    expect(loud.outputTail.endsWith('the end')).toBe(true);
+    const missing = await startExec(['/no/such/command'], 20_000, now).done;
+    expect(missing).toMatchObject({ exitCode: null, timedOut: false, error: expect.stringContaining('ENOENT') });
   });
 });

@@ -37,7 +37,8 @@ export function startExec(argv: readonly string[], timeoutMs: number, nowMs: () 
       clearTimeout(timer);
       resolve({
         argv: [...argv],
-        exitCode: code,
+        // A spawn that failed reports the errno as its code: it has no exit code.
+        exitCode: error === undefined ? code : null,
         signal,
         durationMs: Math.round((nowMs() - started) * 10) / 10,
         timedOut,
