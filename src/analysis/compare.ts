@@ -113,7 +113,8 @@ function recoveryChange(b: number | null, c: number | null, slackMs: number): Ch
 }
 
 function recoveryText(ms: number | null): string {
-  return ms === null ? 'did not recover' : formatUs(ms * 1000);
+  if (ms === null) return 'did not recover';
+  return ms === 0 ? 'at once' : formatUs(ms * 1000);
 }
 
 function estimateText(e: { valueUs: number; lowUs: number; highUs: number; samples: number }): string {
