@@ -4,6 +4,7 @@ import type { Plan } from '../schedule/types.ts';
 import { judgeGenerator, type GeneratorJudgement } from './generator.ts';
 import { limitsShown, type LimitShown } from './limits.ts';
 import { realismFlags } from './realism/index.ts';
+import { analyseRecovery, type TimelineAnalysis } from './recovery.ts';
 import type { RealismFlag } from './realism/types.ts';
 import { evaluateSlo, sloEvidenceOf, type SloVerdict } from './slo.ts';
 import { runVerdict, verdictReasons, type Verdict } from './verdict.ts';
@@ -27,6 +28,8 @@ export interface RunAnalysis {
   interrupted: boolean;
   /** The thresholds behind the flags and the verdict, with their values. */
   limits: LimitShown[];
+  /** The run's timeline events: time to recover from each, and the run before, during and after them. */
+  timeline?: TimelineAnalysis;
 }
 
 /**
@@ -38,6 +41,7 @@ export function analyseRun(result: RunResult, profile: Profile, options: { plan?
   const slo = evaluateSlo(profile.slo, sloEvidenceOf(result));
   const flags = realismFlags({ profile, result, ...(options.plan && { plan: options.plan }) });
   const verdict = runVerdict(slo, flags, result.interrupted);
+  const timeline = analyseRecovery(result, profile);
   return {
     schema: ANALYSIS_SCHEMA,
     verdict,
@@ -46,6 +50,7 @@ export function analyseRun(result: RunResult, profile: Profile, options: { plan?
     flags,
     ...(result.generator && { generator: judgeGenerator(result.generator, result.driver.transport, profile.generator) }),
     interrupted: result.interrupted,
-    limits: limitsShown(result.generator !== undefined, profile.generator),
+    limits: limitsShown(result.generator !== undefined, profile.generator, timeline !== undefined),
+    ...(timeline && { timeline }),
   };
 }

@@ -1,6 +1,7 @@
 import type { Histogram } from '../recorder/histograms.ts';
 import { compareCapacity, compareErrorRates, compareQuantiles, quantileWithInterval, type Change } from './quantile-ci.ts';
 import { formatShare, formatUs } from './format.ts';
+import { RECOVERY_REGRESSION_FACTOR } from './limits.ts';
 
 /** What a comparison reads from one run or qualification. */
 export interface ComparableRun {
@@ -8,6 +9,8 @@ export interface ComparableRun {
   /** Measured latency histogram (warm-up excluded). */
   latency?: Histogram | undefined;
   requests: { failed: number; total: number };
+  /** Runs with a timeline: the time to recover from each event (null: did not recover within the run), and the series' resolution. */
+  recovery?: { spanMs: number; events: { label: string; type: string; recoveryMs: number | null }[] } | undefined;
   /** Qualifications only: the capacity bracket and the failover verdict. */
   capacity?: { pass?: number | undefined; fail?: number | undefined; failoverPass?: boolean | undefined } | undefined;
 }
@@ -67,6 +70,7 @@ export function compareRuns(baseline: ComparableRun, candidate: ComparableRun): 
       rows.push({ metric: `p${p}`, baseline: estimateText(b), candidate: estimateText(c), change: compareQuantiles(b, c), margin: '99% CI of the quantile rank' });
     }
   }
+  rows.push(...recoveryRows(baseline.recovery, candidate.recovery));
   const errors = compareErrorRates(baseline.requests, candidate.requests);
   rows.push({
     metric: 'error rate',
@@ -76,6 +80,41 @@ export function compareRuns(baseline: ComparableRun, candidate: ComparableRun): 
     margin: `two-proportion z = ${errors.z.toFixed(2)} (|z| > 2.33)`,
   });
   return { baseline: baseline.label, candidate: candidate.label, rows, regressed: rows.some((r) => r.change === 'regressed') };
+}
+
+/**
+ * One row per timeline event both runs applied, matched in order and by kind: a candidate that
+ * did not recover when the baseline did, or took RECOVERY_REGRESSION_FACTOR× as long and at least
+ * two series points longer (the figures' resolution), regressed.
+ */
+function recoveryRows(b: ComparableRun['recovery'], c: ComparableRun['recovery']): ComparisonRow[] {
+  if (!b || !c) return [];
+  const slack = 2 * Math.max(b.spanMs, c.spanMs);
+  return b.events.flatMap((be, i): ComparisonRow[] => {
+    const ce = c.events[i];
+    if (!ce || ce.type !== be.type) return [];
+    return [
+      {
+        metric: `recovery: ${be.label}`,
+        baseline: recoveryText(be.recoveryMs),
+        candidate: recoveryText(ce.recoveryMs),
+        change: recoveryChange(be.recoveryMs, ce.recoveryMs, slack),
+        margin: `${RECOVERY_REGRESSION_FACTOR}× and ${formatUs(slack * 1000)}`,
+      },
+    ];
+  });
+}
+
+function recoveryChange(b: number | null, c: number | null, slackMs: number): Change {
+  if (b === null || c === null) return b === c ? 'same' : c === null ? 'regressed' : 'improved';
+  if (c > b * RECOVERY_REGRESSION_FACTOR && c - b >= slackMs) return 'regressed';
+  if (b > c * RECOVERY_REGRESSION_FACTOR && b - c >= slackMs) return 'improved';
+  return 'same';
+}
+
+function recoveryText(ms: number | null): string {
+  if (ms === null) return 'did not recover';
+  return ms === 0 ? 'at once' : formatUs(ms * 1000);
 }
 
 function estimateText(e: { valueUs: number; lowUs: number; highUs: number; samples: number }): string {

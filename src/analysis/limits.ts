@@ -35,6 +35,17 @@ export const SMALL_VALUE_BYTES = 5_000;
 /** p99 beyond this multiple of the lightest step's p99 is where latency has turned up. */
 export const KNEE_FACTOR = 2;
 
+/** Time to recover: this many consecutive series points inside the limits, after an event, count as recovered. */
+export const RECOVERY_HOLD_POINTS = 3;
+/** Without a p99 SLO, an interval's p99 is back inside at this multiple of the median p99 before the first event. */
+export const RECOVERY_BASELINE_P99_FACTOR = 2;
+/** Without an error-rate SLO, an interval's error rate is back inside at or below this. */
+export const RECOVERY_DEFAULT_ERROR_RATE = 0.01;
+/** A hit ratio is back inside within this many points (absolute) of its mean before the first event. */
+export const RECOVERY_HIT_RATIO_POINTS = 0.02;
+/** A recovery this much longer than the baseline's (and longer by at least two series points) is a regression in compare. */
+export const RECOVERY_REGRESSION_FACTOR = 1.25;
+
 /** One limit as a report shows it. */
 export interface LimitShown {
   name: string;
@@ -46,7 +57,7 @@ export interface LimitShown {
  * Every limit above that applies to the run, as the report's "Limits behind the verdict" table lists
  * them; the generator's are the values the run was judged by (the profile's `generator:` section).
  */
-export function limitsShown(realTarget: boolean, g: GeneratorLimits = GENERATOR_LIMITS): LimitShown[] {
+export function limitsShown(realTarget: boolean, g: GeneratorLimits = GENERATOR_LIMITS, timeline = false): LimitShown[] {
   const set = (value: string, key: keyof GeneratorLimits, shown: (v: number) => string) =>
     g[key] === GENERATOR_LIMITS[key] ? value : `${value} (profile; default ${shown(GENERATOR_LIMITS[key])})`;
   const generator: LimitShown[] = [
@@ -69,6 +80,21 @@ export function limitsShown(realTarget: boolean, g: GeneratorLimits = GENERATOR_
     { name: 'fast errors', value: `≥ ${FAST_ERRORS.share * 100}% of completions, ${FAST_ERRORS.speedup}× faster`, meaning: 'warning: errors pull percentiles down' },
     { name: 'production factor', value: `${PRODUCTION_FACTOR}×`, meaning: 'test figures further than this from production warn' },
     { name: 'steady-state run length', value: formatUs(MIN_STEADY_RUN_US), meaning: 'shorter measured runs warn' },
+    ...(timeline ? recoveryLimits() : []),
+  ];
+}
+
+function recoveryLimits(): LimitShown[] {
+  return [
+    { name: 'recovered after an event', value: `${RECOVERY_HOLD_POINTS} intervals in a row inside`, meaning: 'p99, error rate and hit ratio all inside the limits below' },
+    { name: 'recovery p99 without a p99 SLO', value: `${RECOVERY_BASELINE_P99_FACTOR}× the median p99 before the first event`, meaning: 'above it an interval is outside' },
+    { name: 'recovery error rate without an error-rate SLO', value: `${RECOVERY_DEFAULT_ERROR_RATE * 100}%`, meaning: 'above it an interval is outside' },
+    { name: 'recovery hit ratio', value: `${RECOVERY_HIT_RATIO_POINTS * 100} points below its mean before the first event`, meaning: 'further below, an interval is outside' },
+    {
+      name: 'recovery regression (compare)',
+      value: `${RECOVERY_REGRESSION_FACTOR}× the baseline's and 2 intervals longer`,
+      meaning: 'or not recovering when the baseline did: regressed',
+    },
   ];
 }
 

@@ -1,5 +1,5 @@
 import { PlanRefusedError } from '../analysis/plan-refused.ts';
-import { RunStartError } from '../driver/errors.ts';
+import { RunStartError, TimelineRefusedError } from '../driver/errors.ts';
 import { ProfileError, formatProfileError } from '../profile/issues.ts';
 import { TargetError } from '../profile/target.ts';
 import { ArtifactWriteError } from '../run-folder/write-errors.ts';
@@ -31,7 +31,7 @@ export function exitCodeFor(error: unknown, stderr: (text: string) => void, debu
     stderr(`stampede: ${error.message}\n`);
     return ExitCode.InvalidInput;
   }
-  if (error instanceof TargetError || error instanceof CommandLineError) {
+  if (error instanceof TargetError || error instanceof CommandLineError || error instanceof TimelineRefusedError) {
     stderr(`stampede: ${oneLine(error.message)}\n`);
     return ExitCode.InvalidInput;
   }

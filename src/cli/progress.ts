@@ -66,7 +66,8 @@ export class Progress {
 
 /**
  * One interval as a status line: `12s/60s measured · asked 1,000 rps · sent 998 rps · in flight 3 ·
- * dropped 0 · p50 1.2ms p99 4.5ms · errors timeout 2 · lag 0.4ms` (lag: real targets only).
+ * dropped 0 · p50 1.2ms p99 4.5ms · errors timeout 2 · lag 0.4ms · ◆ removeShards: …` (lag: real
+ * targets only; ◆ marks each timeline step due in the interval).
  */
 export function intervalStatus(live: LiveInterval): string {
   const { interval } = live;
@@ -82,6 +83,7 @@ export function intervalStatus(live: LiveInterval): string {
     `p50 ${formatUs(interval.latencyUs.p50)} p99 ${formatUs(interval.latencyUs.p99)}`,
     `errors ${errors.length === 0 ? '0' : errors.map(([reason, n]) => `${reason} ${formatCount(n)}`).join(', ')}`,
     ...(lagMs !== undefined ? [`lag ${formatUs(lagMs * 1000)}`] : []),
+    ...(live.events ?? []).map((label) => `◆ ${label}`),
   ].join(' · ');
 }
 

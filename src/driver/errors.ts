@@ -2,3 +2,8 @@
 export class RunStartError extends Error {
   override readonly name = 'RunStartError';
 }
+
+/** A timeline the target cannot play as written (a model-only event, exec without --allow-exec): bad input, exit 2, naming the event. */
+export class TimelineRefusedError extends Error {
+  override readonly name = 'TimelineRefusedError';
+}

@@ -2,7 +2,9 @@ import type { EventHandler } from '../model/engine/simulation.ts';
 import { Model, REASON_NAMES, UNFINISHED, type Call, type ModelListener } from '../model/model.ts';
 import type { Topology } from '../profile/topology/index.ts';
 import { requireTopology } from '../profile/topology-required.ts';
-import type { DriverReport, ModelReport } from '../recorder/driver-report.ts';
+import type { Profile } from '../profile/types.ts';
+import type { DriverReport, ModelReport, TimelineOutcome } from '../recorder/driver-report.ts';
+import { planTimeline } from './timeline/steps.ts';
 import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../recorder/gauges.ts';
 import type { Recorder } from '../recorder/types.ts';
 import { emptyRequest, type Schedule } from '../schedule/types.ts';
@@ -32,6 +34,20 @@ const EV_ARRIVAL = 1;
 const EV_TICK = 2;
 const EV_DRAIN_LIMIT = 3;
 
+/**
+ * The timeline as the model played it: each step at its planned virtual time (the model applies
+ * it exactly then), those past the run's end not reached; exec is never run in virtual time.
+ */
+function modelTimeline(profile: Profile, endUs: number): TimelineOutcome[] {
+  const events = profile.topology?.timeline ?? [];
+  if (events.length === 0) return [];
+  const steps = planTimeline({ events, target: 'model', clients: profile.clients.map((c) => c.name) });
+  return steps.map((s) => {
+    const status = s.action.kind === 'exec' ? 'skipped' : s.plannedMs * 1000 <= endUs ? 'applied' : 'not reached';
+    return { index: s.index, type: s.type, label: s.label, plannedMs: s.plannedMs, actualMs: status === 'applied' ? s.plannedMs : null, status };
+  });
+}
+
 /** The `model` target: the profile's schedule through a discrete-event simulation of its topology, in virtual time. */
 export function createModelDriver(options: ModelDriverOptions = {}): Driver {
   return {
@@ -49,6 +65,7 @@ class ModelRun implements EventHandler, ModelListener {
   private readonly model: Model;
   private readonly recorder: Recorder;
   private readonly schedule: Schedule;
+  private readonly profile: Profile;
   private readonly handlerId: number;
   private readonly reasonCodes: number[];
   private readonly pending = emptyRequest();
@@ -75,6 +92,7 @@ class ModelRun implements EventHandler, ModelListener {
 
   constructor(context: RunContext, options: ModelDriverOptions) {
     const topology: Topology = requireTopology(context.profile);
+    this.profile = context.profile;
     this.schedule = context.schedule;
     this.recorder = context.recorder;
     const plan = this.schedule.plan;
@@ -106,7 +124,8 @@ class ModelRun implements EventHandler, ModelListener {
       else if (outcome === 'budget') await new Promise<void>((resolve) => setImmediate(resolve));
     }
     this.recorder.advanceTo(this.endUs);
-    return { elapsedUs: this.endUs, interrupted, loop: 'open', gauges: this.gaugeSpecs(), model: this.details() };
+    const timeline = modelTimeline(this.profile, this.endUs);
+    return { elapsedUs: this.endUs, interrupted, loop: 'open', gauges: this.gaugeSpecs(), model: this.details(), ...(timeline.length > 0 && { timeline }) };
   }
 
   private gaugeSpecs(): GaugeSpec[] {

@@ -7,6 +7,8 @@ import { emptyRequest, type Schedule, type ScheduledRequest } from '../schedule/
 import { realClock, type Clock, type ClockTimer } from './clock.ts';
 import { RunStartError } from './errors.ts';
 import type { RunContext } from './types.ts';
+import { TimelineRunner, type RingControl } from './timeline/runner.ts';
+import { planTimeline } from './timeline/steps.ts';
 
 /**
  * What a real target's transport must do for the open-loop pacer. A transport owns its sockets and
@@ -59,6 +61,8 @@ export interface Transport {
   report(): HttpTransportReport | MemcachedTransportReport;
   /** Requests that waited for a free connection slot before their write (backpressure on the generator). */
   waitedForConnection(): number;
+  /** memcached: the client's ring, which the timeline's membership events change; its servers as host:port. */
+  readonly ring?: RingControl & { readonly servers: readonly string[] };
 }
 
 export interface OpenLoopOptions {
@@ -152,6 +156,7 @@ export class OpenLoopRun {
   private warmupUs = 0;
   readonly inFlightCap: number;
   private readonly declareGauges: RunContext['declareGauges'];
+  private readonly profile: RunContext['profile'];
 
   constructor(
     context: RunContext,
@@ -160,6 +165,7 @@ export class OpenLoopRun {
     this.recorder = context.recorder;
     this.schedule = context.schedule;
     this.declareGauges = context.declareGauges;
+    this.profile = context.profile;
     this.clock = options.clock ?? realClock;
     this.t0Ms = this.clock.nowMs();
     this.monitor = options.monitor ?? new GeneratorMonitor();
@@ -212,12 +218,15 @@ export class OpenLoopRun {
 
   async execute(transport: Transport, signal: AbortSignal): Promise<DriverReport> {
     this.transport = transport;
+    // Planned before any connection: a timeline the target cannot play is refused with nothing to close.
+    const timeline = this.timelineFor(transport);
     await transport.prepare();
     const startAt = this.options.awaitStart ? await this.options.awaitStart() : undefined;
     this.t0Ms = startAt === undefined ? this.clock.nowMs() : startAt - this.clock.originEpochMs;
     this.warmupUs = this.schedule.plan.warmupUs;
     this.recorder.setGaugeSource(() => this.gauges());
     this.declareGauges?.(this.gaugeSpecs());
+    timeline?.start(() => this.nowUs() / 1000);
     this.monitor.start();
     const onAbort = () => {
       this.interrupted = true;
@@ -236,6 +245,7 @@ export class OpenLoopRun {
     // Intervals that ended by now are closed while the connections are still there to be counted.
     this.recorder.advanceTo(endUs);
     transport.close(this.unfinishedReason);
+    const steps = await timeline?.finish(this.interrupted);
     this.monitor.stop();
     const waitedForConnection = transport.waitedForConnection();
     this.options.exportHealth?.({
@@ -260,7 +270,18 @@ export class OpenLoopRun {
         inFlightCap: this.inFlightCap,
         waitedForConnection,
       }),
+      ...(steps && { timeline: steps }),
     };
+  }
+
+  /** The profile's timeline on this run's clock, or undefined when it has none. */
+  private timelineFor(transport: Transport): TimelineRunner | undefined {
+    const events = this.profile.topology?.timeline ?? [];
+    if (events.length === 0) return undefined;
+    const ring = transport.ring;
+    const steps = planTimeline({ events, target: ring ? 'memcached' : 'http', servers: ring?.servers, clients: this.profile.clients.map((c) => c.name) });
+    // Every thread and host changes its own client ring; a command runs once, from the first segment.
+    return new TimelineRunner(steps, this.clock, ring, (this.schedule.segment?.index ?? 0) === 0);
   }
 
   private gaugeSpecs(): GaugeSpec[] {

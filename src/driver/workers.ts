@@ -96,6 +96,8 @@ function mergeReports(outputs: WorkerOutput[]): DriverReport {
     gauges: [...new Map(outputs.flatMap((o) => o.report.gauges).map((g) => [g.name, g])).values()],
     ...(transports.length > 0 && { transport: mergeTransports(transports) }),
     ...(first.targetStats !== undefined && { targetStats: first.targetStats }),
+    // Only schedule-applied steps (shift) run with several workers; the first thread's record stands for all.
+    ...(first.timeline && { timeline: first.timeline }),
     generator: generatorFigures({
       snapshots: raws.map((r) => r.snapshot),
       sendLateness,

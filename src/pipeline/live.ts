@@ -32,6 +32,8 @@ export interface LiveInterval {
   latency: LiveLatencyBuckets;
   /** Every gauge the driver declared so far, by name. */
   gauges: GaugeCatalog;
+  /** The timeline's steps due in this interval (their labels), so the progress lines mark them. */
+  events?: string[];
 }
 
 export interface LiveTotals {
@@ -56,7 +58,13 @@ export type LiveObserver = (live: LiveInterval) => void;
 /** 100 µs to 10 s, 1-2.5-5 per decade: wide enough for a cache and for a stalled service. */
 export const LATENCY_BOUNDS_US: readonly number[] = [100, 250, 500, 1e3, 2.5e3, 5e3, 1e4, 2.5e4, 5e4, 1e5, 2.5e5, 5e5, 1e6, 2.5e6, 5e6, 1e7];
 
-export function liveInterval(recorder: RunRecorder, plan: Plan, interval: IntervalResult, gauges: GaugeCatalog): LiveInterval {
+export function liveInterval(
+  recorder: RunRecorder,
+  plan: Plan,
+  interval: IntervalResult,
+  gauges: GaugeCatalog,
+  steps: readonly { plannedMs: number; label: string }[] = [],
+): LiveInterval {
   const startUs = interval.tMs * 1000;
   const endUs = startUs + recorder.intervalUs;
   return {
@@ -70,7 +78,13 @@ export function liveInterval(recorder: RunRecorder, plan: Plan, interval: Interv
     totals: totalsOf(recorder, plan),
     latency: latencyBuckets(recorder.all.latency),
     gauges,
+    ...eventsIn(steps, startUs, endUs),
   };
+}
+
+function eventsIn(steps: readonly { plannedMs: number; label: string }[], startUs: number, endUs: number): { events?: string[] } {
+  const due = steps.filter((s) => s.plannedMs * 1000 >= startUs && s.plannedMs * 1000 < endUs).map((s) => s.label);
+  return due.length > 0 ? { events: due } : {};
 }
 
 function askedRps(plan: Plan, fromUs: number, toUs: number): number {

@@ -10,6 +10,7 @@ import { resolveSecrets, type SecretEnvironment, sensitiveHeaderValues } from '.
 import { parseTarget } from '../profile/target.ts';
 import { requireTopologyFor } from '../profile/topology-required.ts';
 import type { Profile } from '../profile/types.ts';
+import { checkTimeline, describeTimeline, type TimelineStep } from '../driver/timeline/steps.ts';
 import { buildResult, type RunResult } from '../recorder/result.ts';
 import { gaugeCatalog, type GaugeCatalog } from '../recorder/gauges.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
@@ -57,6 +58,10 @@ export interface RunOptions {
   startAtMs?: number | undefined;
   /** Where `${NAME}` in http request templates is read from (the CLI passes process.env); see profile/secrets.ts. */
   env?: SecretEnvironment | undefined;
+  /** Let the timeline's exec events run their commands (`--allow-exec`); without it a real run with one is refused. */
+  allowExec?: boolean | undefined;
+  /** Told the timeline's steps, one line each, once it is checked and before any traffic. */
+  onTimeline?: ((lines: string[]) => void) | undefined;
 }
 
 export interface RunOutcome {
@@ -78,6 +83,7 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   const sent = profileToSend(profile, target, options.env ?? {});
   const schedule = segmentSchedule(createSchedule(profile), options.segment ?? WHOLE);
   checkPlan(profile, schedule.plan, { intervalUs: options.intervalUs, target, force: options.force });
+  const steps = announceTimeline(profile, target, options);
   const driver = options.driver ?? createDriver(target, { workers: options.workers, startAtEpochMs: options.startAtMs });
   const startedAt = new Date(options.startAtMs ?? Date.now());
   const dir = options.outDir !== undefined ? createRunDir(options.outDir) : createNewRunDir(defaultRunDir(options.reportsRoot ?? 'reports', profile.name, startedAt));
@@ -97,7 +103,7 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
       hlog: (chunk) => hlog.write(chunk),
       onInterval: (interval) => {
         intervalLog.write(`${JSON.stringify(interval)}\n`);
-        observer?.(liveInterval(recorder, schedule.plan, interval, gauges));
+        observer?.(liveInterval(recorder, schedule.plan, interval, gauges, steps));
       },
     });
     const declareGauges = (specs: Parameters<typeof gaugeCatalog>[0]) => void (gauges = gaugeCatalog(specs));
@@ -142,6 +148,24 @@ function profileToSend(profile: Profile, target: string, env: SecretEnvironment)
   const { profile: resolved, secrets } = resolveSecrets(profile, env);
   addSecrets(secrets);
   return resolved;
+}
+
+/** Refuses a timeline the target cannot play (TimelineRefusedError, exit 2), tells the caller its steps, and returns them. */
+function announceTimeline(profile: Profile, target: string, options: RunOptions): TimelineStep[] {
+  const events = profile.topology?.timeline ?? [];
+  if (events.length === 0) return [];
+  const spec = parseTarget(target);
+  const steps = checkTimeline(
+    {
+      events,
+      target: spec.kind,
+      servers: spec.kind === 'memcached' ? spec.servers.map((s) => `${s.host}:${s.port}`) : undefined,
+      clients: profile.clients.map((c) => c.name),
+    },
+    { allowExec: options.allowExec === true, workers: options.workers ?? 1 },
+  );
+  options.onTimeline?.(describeTimeline(steps, spec.kind));
+  return steps;
 }
 
 function discardUnstartedRun(dir: string, logs: { close(): void }[], ownFolder: boolean): void {

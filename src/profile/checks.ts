@@ -109,6 +109,10 @@ function checkClientReferences(profile: Raw, clients: readonly unknown[]): PathI
     ...listed(list(profile.multipliers), ['multipliers']),
     ...listed(list(record(profile.keys)?.hot), ['keys', 'hot']),
     ...list(record(profile.slo)?.latency).flatMap((check, i) => unknown(['slo', 'latency', i, 'client'], record(check)?.client)),
+    // A shift moves traffic between profile clients (an inline topology's; a topology file's are checked when the run plans its timeline).
+    ...list(record(profile.topology)?.timeline).flatMap((event, i) =>
+      record(event)?.type === 'shift' ? (['from', 'to'] as const).flatMap((end) => unknown(['topology', 'timeline', i, end], record(event)?.[end])) : [],
+    ),
   ];
 }
 

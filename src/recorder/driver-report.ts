@@ -23,6 +23,41 @@ export interface DriverReport {
   targetStats?: Record<string, unknown> | null;
   /** The model driver only. */
   model?: ModelReport;
+  /** Every step of the profile's timeline the driver played (or could not reach), in planned order. */
+  timeline?: TimelineOutcome[];
+}
+
+/** The tail of an `exec` event's run: what the command did. */
+export interface ExecOutcome {
+  /** argv as run (a string command is ["/bin/sh", "-c", command]). */
+  argv: string[];
+  /** null when it was killed (timeout, the run's end) or could not start. */
+  exitCode: number | null;
+  signal: string | null;
+  durationMs: number;
+  timedOut: boolean;
+  /** Last lines of stdout and stderr together, at most EXEC_OUTPUT_TAIL_BYTES. */
+  outputTail: string;
+  /** Why it could not start (ENOENT: no such command), when it could not. */
+  error?: string;
+}
+
+/**
+ * One step of the timeline as it happened: a paced event (one shard every N s) gives one step per
+ * shard. Times are ms from the run's start, warm-up included, like the profile's `at`.
+ */
+export interface TimelineOutcome {
+  /** Position of the event in the timeline; multipliers (applied by the schedule) have none. */
+  index?: number;
+  type: string;
+  /** What happened, e.g. "removeShards: 127.0.0.1:11214 leaves the ring". */
+  label: string;
+  plannedMs: number;
+  /** When it was applied; null when the run ended (or was interrupted) first, or the target does not apply it. */
+  actualMs: number | null;
+  /** applied: done at actualMs; skipped: the target does not run it (exec on the model); not reached: the run ended first. */
+  status: 'applied' | 'skipped' | 'not reached';
+  exec?: ExecOutcome;
 }
 
 /** The generator's own figures, so the analysis can say when the generator, not the target, was the limit. */

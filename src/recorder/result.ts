@@ -1,4 +1,4 @@
-import type { DriverReport, GeneratorFigures } from './driver-report.ts';
+import type { DriverReport, GeneratorFigures, TimelineOutcome } from './driver-report.ts';
 import { gaugeCatalog, type GaugeCatalog } from './gauges.ts';
 import type { Profile } from '../profile/types.ts';
 import { clip, segmentMass } from '../schedule/rate-curve.ts';
@@ -67,6 +67,12 @@ export interface RunResult {
   driver: Pick<DriverReport, 'loop' | 'transport' | 'targetStats' | 'model'>;
   /** Real targets only: the load generator's own figures (absent for the model). */
   generator?: GeneratorFigures;
+  /**
+   * The timeline as it happened, by planned time: each step of the profile's timeline (planned and
+   * actual time, exec's exit code and output tail) and each multiplier's start and end. Absent when
+   * the run had none.
+   */
+  timeline?: TimelineOutcome[];
   /** Every gauge in the intervals, by name: unit, family and what it means. */
   gauges: GaugeCatalog;
   /** Wall-clock facts: the only part that differs between two runs of the same model profile and seed. */
@@ -142,10 +148,27 @@ export function buildResult({ profile, plan, target, recorder, driver, startedAt
     askedRate: askedRateCurve(plan).map(([tMs, rps]): [number, number] => [tMs, roundTo(rps * share, 2)]),
     driver: driverSection(driver),
     ...(driver.generator ? { generator: driver.generator } : {}),
+    ...timelineSection(profile, plan, driver),
     gauges: gaugeCatalog(driver.gauges),
     wall,
     ...(segment && { segment }),
   };
+}
+
+/** The driver's timeline steps and the schedule's multiplier windows, by planned time. */
+function timelineSection(profile: Profile, plan: Plan, driver: DriverReport): { timeline?: TimelineOutcome[] } {
+  const endMs = (plan.warmupUs + plan.durationUs) / 1000;
+  const ranMs = driver.elapsedUs / 1000;
+  const multipliers = profile.multipliers.flatMap((m, i): TimelineOutcome[] => {
+    const name = m.label ?? `multiplier ${i + 1}`;
+    const who = m.clients ? ` (${m.clients.join(', ')})` : '';
+    const edge = (atMs: number, label: string): TimelineOutcome[] =>
+      atMs > endMs ? [] : [{ type: 'multiplier', label, plannedMs: atMs, actualMs: atMs <= ranMs ? atMs : null, status: atMs <= ranMs ? 'applied' : 'not reached' }];
+    const startMs = (plan.warmupUs + m.at) / 1000;
+    return [...edge(startMs, `${name}: rate ×${m.factor}${who}`), ...(m.until === undefined ? [] : edge((plan.warmupUs + m.until) / 1000, `${name} ends${who}`))];
+  });
+  const all = [...(driver.timeline ?? []), ...multipliers].sort((a, b) => a.plannedMs - b.plannedMs);
+  return all.length > 0 ? { timeline: all } : {};
 }
 
 function driverSection(report: DriverReport): RunResult['driver'] {

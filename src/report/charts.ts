@@ -351,3 +351,41 @@ export function trendChart(title: string, unit: string, labels: readonly string[
     series: series.map((s) => ({ name: s.name, type: 'line', symbolSize: 6, connectNulls: false, data: s.values })),
   };
 }
+
+/** A timeline event drawn on a chart over time: where it happened (ms from the run's start) and its kind. */
+export interface EventMark {
+  tMs: number;
+  label: string;
+}
+
+/**
+ * The same chart with a dashed vertical line at each event, named by its kind. On a time axis the
+ * line is at the event's time; on the heatmap's category axis, at the column holding it.
+ */
+export function withEventMarks(option: ChartOption, marks: readonly EventMark[]): ChartOption {
+  if (marks.length === 0) return option;
+  const axis = option.xAxis as { type?: string; data?: string[] } | undefined;
+  const at = (tMs: number): number | undefined => {
+    if (axis?.type !== 'category') return seconds(tMs);
+    const columns = (axis.data ?? []).map(Number);
+    let column: number | undefined;
+    columns.forEach((startS, i) => {
+      if (startS * 1000 <= tMs) column = i;
+    });
+    return column;
+  };
+  const data = marks.flatMap((m) => {
+    const x = at(m.tMs);
+    return x === undefined ? [] : [{ xAxis: x, name: m.label }];
+  });
+  const series = [
+    ...((option.series as unknown[] | undefined) ?? []),
+    {
+      name: 'events',
+      type: 'line',
+      data: [],
+      markLine: { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color: '#444' }, label: { formatter: '{b}', position: 'insideEndTop', fontSize: 10 }, data },
+    },
+  ];
+  return { ...option, series };
+}

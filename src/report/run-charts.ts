@@ -1,5 +1,5 @@
 import type { RunResult } from '../recorder/result.ts';
-import { errorsOverTimeChart, gaugeCharts, latencyHeatmapChart, latencyOverTimeChart, percentileSpectrumChart, throughputChart } from './charts.ts';
+import { errorsOverTimeChart, gaugeCharts, latencyHeatmapChart, latencyOverTimeChart, percentileSpectrumChart, throughputChart, withEventMarks } from './charts.ts';
 import type { HtmlChart } from './html.ts';
 import { decodeFromCompressedBase64, type Histogram } from '../recorder/histograms.ts';
 import type { LoggedInterval } from '../recorder/latency-log.ts';
@@ -19,20 +19,22 @@ export function runCharts(result: RunResult, latencyLog: readonly LoggedInterval
   const { series, spanMs: intervalMs } = result.intervals;
   const intervals = series.filter((i) => i.tMs < sendingEndMs);
   const charts: HtmlChart[] = [];
+  // Every chart over time marks the timeline's events where they happened.
+  const marks = (result.timeline ?? []).flatMap((s) => (s.actualMs === null ? [] : [{ tMs: s.actualMs, label: s.type }]));
   if (intervals.length > 0) {
-    charts.push({ title: 'Throughput', option: throughputChart(intervals, intervalMs, result.askedRate) });
-    charts.push({ title: 'Latency over time', option: latencyOverTimeChart(intervals) });
+    charts.push({ title: 'Throughput', option: withEventMarks(throughputChart(intervals, intervalMs, result.askedRate), marks) });
+    charts.push({ title: 'Latency over time', option: withEventMarks(latencyOverTimeChart(intervals), marks) });
     const errors = errorsOverTimeChart(intervals, intervalMs);
-    if (errors) charts.push({ title: 'Errors by reason', option: errors });
+    if (errors) charts.push({ title: 'Errors by reason', option: withEventMarks(errors, marks) });
   }
   if (latencyLog && latencyLog.length > 0) {
     const heatmap = latencyHeatmapChart(latencyLog);
-    if (heatmap) charts.push({ title: 'Latency heatmap', option: heatmap, height: 380 });
+    if (heatmap) charts.push({ title: 'Latency heatmap', option: withEventMarks(heatmap, marks), height: 380 });
   }
   const measured = decodeFromCompressedBase64(result.histograms.latency) as Histogram;
   if (measured.totalCount > 0) {
     charts.push({ title: 'Percentile spectrum', option: percentileSpectrumChart([{ name: 'all requests', points: percentileSpectrum(measured) }]) });
   }
-  for (const g of gaugeCharts(intervals, result.gauges)) charts.push({ title: g.title, option: g.option });
+  for (const g of gaugeCharts(intervals, result.gauges)) charts.push({ title: g.title, option: withEventMarks(g.option, marks) });
   return charts;
 }

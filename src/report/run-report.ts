@@ -4,6 +4,7 @@ import type { RunResult } from '../recorder/result.ts';
 import { flagsMarkdown } from './flags.ts';
 import { verdictHeading, gaugeTable, generatorLine, latencyTable, sloTable } from './summary.ts';
 import { markdownTable } from './table.ts';
+import { timelineSections } from './timeline.ts';
 
 /**
  * report.md for one run: verdict first with its reasons, then the realism flags, the latency
@@ -28,6 +29,7 @@ export function renderRunReport(result: RunResult, analysis: RunAnalysis): strin
   lines.push('', '## Realism flags', '', flagsMarkdown(flags));
   lines.push('', '## Latency by kind and client (from intended send time)', '', latencyTable(result));
   if (analysis.slo.checks.length > 0) lines.push('', '## SLO', '', sloTable(analysis.slo));
+  lines.push(...timelineSections(result, analysis, true));
   const gauges = gaugeTable(result);
   if (gauges) lines.push('', '## Gauges over the intervals', '', gauges);
   if (result.generator) lines.push('', '## Load generator', '', generatorLine(result, analysis));

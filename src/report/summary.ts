@@ -6,6 +6,7 @@ import type { BreakdownResult } from '../recorder/breakdown.ts';
 import type { LatencySummary } from '../recorder/histograms.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { markdownTable } from './table.ts';
+import { timelineSections } from './timeline.ts';
 
 /** The first line of the summary and of report.md: the profile and the verdict, and whether the run was cut short. */
 export function verdictHeading(result: RunResult, analysis: RunAnalysis): string {
@@ -32,6 +33,7 @@ export function renderSummary(result: RunResult, analysis: RunAnalysis): string 
   const gauges = gaugeTable(result);
   if (gauges) lines.push('', '## Gauges over the intervals', '', gauges);
   if (analysis.slo.checks.length > 0) lines.push('', '## SLO', '', sloTable(analysis.slo));
+  lines.push(...timelineSections(result, analysis, false));
   if (analysis.flags.length > 0) lines.push('', '## Realism flags', '', ...analysis.flags.map((f) => `- ${f.severity}: ${f.title} (${f.evidence})`));
   if (result.generator) lines.push('', '## Load generator', '', generatorLine(result, analysis));
   return `${lines.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n')}\n`;

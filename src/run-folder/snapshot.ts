@@ -19,6 +19,7 @@ export function loadSnapshot(dir: string): Snapshot {
   const result = stored.result;
   return {
     ...runFigures(result),
+    ...recoveryOf(stored),
     dir,
     label: basename(dir),
     startedAt: result.startedAt,
@@ -56,6 +57,13 @@ function runFigures(result: RunResult): Pick<Snapshot, 'latency' | 'requests' | 
   const total = result.requests.ok + result.requests.failed + result.requests.dropped;
   const latency = decodeFromCompressedBase64(result.histograms.latency) as Histogram;
   return { latency, requests: { failed: result.requests.failed + result.requests.dropped, total }, p99Us: result.latencyUs.p99 };
+}
+
+/** The time to recover from each timeline event, as stored, or judged now for a folder analysed before it existed. */
+function recoveryOf(stored: StoredRun): Pick<Snapshot, 'recovery'> {
+  if (!stored.result.timeline) return {};
+  const timeline = stored.analysis?.timeline ?? (stored.profile ? analyseRun(stored.result, stored.profile).timeline : undefined);
+  return timeline ? { recovery: { spanMs: timeline.criteria.spanMs, events: timeline.events.map((e) => ({ label: e.label, type: e.type, recoveryMs: e.recoveryMs })) } } : {};
 }
 
 /** The stored verdict; a folder without analysis.json is judged now from its result and profile. */

@@ -3,6 +3,7 @@ import type { ClientSpec, MixEntry, Phase } from '../profile/schema.ts';
 import type { Profile } from '../profile/types.ts';
 import { createKeyspace } from './keys.ts';
 import { applyMultipliers, clip, phaseDurationUs, phasesCurve, segmentMass } from './rate-curve.ts';
+import { applyShifts, shiftEvents } from './shift.ts';
 import type { Plan, PlannedPhase, RateSegment } from './types.ts';
 
 /** A client with everything it sends resolved: kinds as indexes into `Plan.kinds`, sizes per kind. */
@@ -25,7 +26,7 @@ export function resolveClients(profile: Profile, kinds: string[]): ResolvedClien
   const warmupUs = profile.warmup;
   const endUs = warmupUs + measuredDurationUs(profile);
   const totalShare = profile.clients.reduce((sum, c) => sum + (c.share ?? 0), 0);
-  return profile.clients.map((spec) => {
+  const resolved = profile.clients.map((spec) => {
     const curve = clientCurve(profile, spec, totalShare, endUs);
     const withMultipliers = applyMultipliers(curve, profile.multipliers, spec.name, warmupUs, endUs);
     const mix = spec.mix ?? profile.mix;
@@ -39,6 +40,7 @@ export function resolveClients(profile: Profile, kinds: string[]): ResolvedClien
       valueSize: mix.map((m) => m.valueSize ?? spec.valueSize ?? profile.valueSize),
     };
   });
+  return applyShifts(resolved, shiftEvents(profile), endUs);
 }
 
 /**

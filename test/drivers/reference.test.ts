@@ -93,4 +93,40 @@ describe('reference service + 20k-batch profile through the real CLI', () => {
     expect(good.generator.eventLoopLagMs).toHaveProperty('p99');
     expect(good.generator.dispatchLatenessUs).toHaveProperty('p99');
   });
+
+  it('failover-reference.yaml: the DC-failover multiplier is in result.json with planned and actual time, and the time to recover from it is computed', async () => {
+    const service = await serveReference('50');
+    const out = join(scratch, 'failover');
+    // 6 s after a 1 s warm-up; the other data centre's traffic from 2 s to 4 s of the measured window.
+    const run = stampede(
+      ['run', 'profiles/failover-reference.yaml', '--target', service.url, '--out', out].concat([
+        '--set',
+        'warmup=1s',
+        '--set',
+        'phases[0].rate=100',
+        '--set',
+        'phases[0].duration=6s',
+        '--set',
+        'multipliers[0].at=2s',
+        '--set',
+        'multipliers[0].until=4s',
+      ]),
+      60_000,
+    );
+    await service.stop();
+    expect(run.stderr).toBe('');
+    expect([0, 1]).toContain(run.status);
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8'));
+    expect(result.timeline).toEqual([
+      { type: 'multiplier', label: 'dc-failover: rate ×2', plannedMs: 3000, actualMs: 3000, status: 'applied' },
+      { type: 'multiplier', label: 'dc-failover ends', plannedMs: 5000, actualMs: 5000, status: 'applied' },
+    ]);
+    const judged = JSON.parse(readFileSync(join(out, 'analysis.json'), 'utf8'));
+    const endMs = result.warmupMs + result.durationMs;
+    for (const event of judged.timeline.events) {
+      if (event.recoveryMs !== null) expect(event.recoveryMs).toBeLessThanOrEqual(endMs - event.atMs);
+    }
+    expect(judged.timeline.events.map((e: { label: string }) => e.label)).toEqual(['dc-failover: rate ×2', 'dc-failover ends']);
+    expect(run.stdout).toMatch(/\| +3s \| +3s \| dc-failover: rate ×2 +\| /);
+  });
 });

@@ -48,6 +48,9 @@ describe('progress mode', () => {
 describe('status line', () => {
   it('shows elapsed/total, phase, asked vs sent, in flight, dropped, p50/p99, errors by reason and generator lag', () => {
     expect(intervalStatus(live())).toBe('12s/60s measured · asked 1,000 rps · sent 998 rps · in flight 3 · dropped 2 · p50 1.2ms p99 4.5ms · errors timeout 12 · lag 400us');
+    expect(intervalStatus(live({ events: ['removeShards: 127.0.0.1:11314 leaves the ring (3 in it)'] }))).toMatch(
+      / · lag 400us · ◆ removeShards: 127\.0\.0\.1:11314 leaves the ring \(3 in it\)$/,
+    );
   });
 
   it('leaves out what the run does not measure (no generator lag on the model)', () => {

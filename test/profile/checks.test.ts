@@ -77,6 +77,16 @@ describe('cross-field checks', () => {
     ]);
   });
 
+  it('a timeline shift must name two profile clients', async () => {
+    const text = profile('').replace(
+      'serviceTime: { type: exponential, mean: 1ms }\n',
+      'serviceTime: { type: exponential, mean: 1ms }\n  timeline:\n    - { type: shift, at: 1s, from: default, to: west, fraction: 1 }\n',
+    );
+    const issues = await issuesOf(parseProfileText(text, inline));
+
+    expect(issues).toEqual([expect.objectContaining({ path: 'topology.timeline[0].to', message: 'expected the name of a client, got "west"', hint: 'clients are: default' })]);
+  });
+
   it('are reported together with schema issues', async () => {
     const yaml = 'seed: -1\nduration: 5s\nmultipliers:\n  - { at: 10s, until: 5s, factor: lots }\n';
     const issues = await issuesOf(parseProfileText(profile(yaml), inline));

@@ -11,6 +11,7 @@ const builder = (yargs: Argv) =>
     .option('seed', { type: 'string', describe: 'shorthand for --set seed=N' })
     .option('interval', { type: 'string', default: '1s', describe: 'interval of the per-interval histograms and gauges' })
     .option('quiet', { type: 'boolean', default: false, describe: 'print only the output folder' })
+    .option('allow-exec', { type: 'boolean', default: false, describe: 'let the timeline’s exec events run their commands (printed before the run starts)' })
     .option('workers', { type: 'string', describe: `real targets: send from N worker threads (1–${MAX_WORKERS}), each a disjoint slice of the schedule` })
     .option('segment', {
       type: 'string',
@@ -63,6 +64,9 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
         startAtMs,
         force: args.force,
         env: process.env,
+        allowExec: args.allowExec,
+        // What a real run will do to the target (and which commands it runs) is shown before it starts; the model's is in its report.
+        onTimeline: sendTo === 'model' ? undefined : (lines) => process.stderr.write(`timeline on ${sendTo}:\n${lines.join('\n')}\n`),
         onInterval: live.observer(),
       });
       await live.close();

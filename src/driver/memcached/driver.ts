@@ -24,7 +24,9 @@ export function createMemcachedDriver(target: MemcachedTarget, options: DriverOp
 async function runMemcached(context: RunContext, servers: ServerAddress[], options: DriverOptions): Promise<DriverReport> {
   const settings = context.profile.memcached;
   const run = new OpenLoopRun(context, openLoopOptions(settings, options));
-  return run.execute(new MemcachedTransport(run, settings, servers), context.signal);
+  // Servers the timeline adds are the target's last ones; they start outside the ring.
+  const added = (context.profile.topology?.timeline ?? []).reduce((n, e) => n + (e.type === 'addShards' ? e.count : 0), 0);
+  return run.execute(new MemcachedTransport(run, settings, servers, added), context.signal);
 }
 
 class MemcachedTransport implements Transport, MemcachedOwner {
@@ -51,14 +53,17 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   private lastHits = 0;
   private lastMisses = 0;
   private readonly serverErrors = new Map<number, number>();
+  readonly ring: Transport['ring'];
 
   constructor(
     private readonly run: OpenLoopRun,
     settings: MemcachedSettings,
     servers: ServerAddress[],
+    added: number,
   ) {
     const plan = run.schedule.plan;
-    this.sharding = new Sharding(settings.hash, settings.distribution, servers, plan.keyspace);
+    this.sharding = new Sharding(settings.hash, settings.distribution, servers, plan.keyspace, Math.max(1, servers.length - added));
+    this.ring = { servers: servers.map((s) => `${s.host}:${s.port}`), setInRing: (server, inRing) => this.sharding.setInRing(server, inRing) };
     this.perShard = settings.connectionsPerShard;
     this.connections = servers.flatMap((s) => Array.from({ length: this.perShard }, () => new BinaryConnection(s.host, s.port, this)));
     this.nextOnShard = new Int32Array(servers.length);

@@ -117,6 +117,31 @@ export const NetworkSchema = z
   })
   .meta({ description: 'A network element in front of a component for a window: requests only (replies take the normal path).' });
 
+export const ExecSchema = z
+  .strictObject({
+    type: z.literal('exec'),
+    at,
+    command: z
+      .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+      .meta({ description: 'A list is run as argv, without a shell; a string is run by /bin/sh -c exactly as written (nothing is added to it).' }),
+    timeout: duration.prefault('30s').meta({ description: 'Longest the command may run; past it it is killed (SIGKILL) and recorded as timed out.' }),
+  })
+  .meta({
+    description:
+      'Real targets: run your own command at a time (a failover script, a server restart). Exit code, duration and the tail of its output are recorded. Needs --allow-exec; the model does not run it.',
+  });
+
+export const ShiftSchema = z
+  .strictObject({
+    type: z.literal('shift'),
+    at,
+    until: duration.optional().meta({ description: 'When the traffic moves back; absent = to the end of the run.' }),
+    from: z.string().min(1).meta({ description: 'The profile client whose traffic moves.' }),
+    to: z.string().min(1).meta({ description: 'The profile client that takes it (with its own mix and sizes).' }),
+    fraction: z.number().min(0).max(1).meta({ description: 'Share of `from`’s rate that moves (1: all of it, a data centre failing over).' }),
+  })
+  .meta({ description: 'Traffic moves from one profile client to another from a time (a data centre fails over to this one); model and real targets alike.' });
+
 export const TimelineEventSchema = z.discriminatedUnion('type', [
   AddShardsSchema,
   RemoveShardsSchema,
@@ -128,5 +153,7 @@ export const TimelineEventSchema = z.discriminatedUnion('type', [
   SetSchema,
   BlipSchema,
   NetworkSchema,
+  ExecSchema,
+  ShiftSchema,
 ]);
 export type TimelineEvent = z.output<typeof TimelineEventSchema>;

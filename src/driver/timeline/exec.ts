@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import type { ExecOutcome } from '../../recorder/driver-report.ts';
+
+/** Most bytes of a command's output kept in result.json: its last lines, where a failure says why. */
+export const EXEC_OUTPUT_TAIL_BYTES = 4096;
+
+/** A command started by the timeline: its outcome when it ends, and a way to end it early (the run ended). */
+export interface RunningExec {
+  readonly done: Promise<ExecOutcome>;
+  kill(): void;
+}
+
+/**
+ * Runs argv as given (never through a shell unless argv is the user's own `/bin/sh -c <command>`),
+ * with stdin closed, killed with SIGKILL past `timeoutMs`. Never rejects: a command that cannot
+ * start is an outcome with its error.
+ */
+export function startExec(argv: readonly string[], timeoutMs: number, nowMs: () => number): RunningExec {
+  const started = nowMs();
+  let tail = Buffer.alloc(0);
+  const keep = (chunk: Buffer) => {
+    tail = Buffer.concat([tail, chunk]);
+    if (tail.length > EXEC_OUTPUT_TAIL_BYTES) tail = tail.subarray(tail.length - EXEC_OUTPUT_TAIL_BYTES);
+  };
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
+  const done = new Promise<ExecOutcome>((resolve) => {
+    let error: string | undefined;
+    child.once('error', (e) => (error = e.message));
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({
+        argv: [...argv],
+        // A spawn that failed reports the errno as its code: it has no exit code.
+        exitCode: error === undefined ? code : null,
+        signal,
+        durationMs: Math.round((nowMs() - started) * 10) / 10,
+        timedOut,
+        outputTail: tail.toString('utf8'),
+        ...(error !== undefined && { error }),
+      });
+    });
+  });
+  return { done, kill: () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL') };
+}
