@@ -47,7 +47,18 @@ export function mergedDriverReport(results: readonly RunResult[]): DriverReport 
     ...(generators.length > 0 && { generator: worstGenerator(generators) }),
     ...(transports.length > 0 && { transport: mergedTransport(transports) }),
     ...(first.driver.targetStats !== undefined && { targetStats: first.driver.targetStats }),
+    ...timelineOf(first),
   };
+}
+
+/**
+ * The timeline as the first segment played it: every segment changes its own client's ring at the
+ * same planned times, and a command runs from the first segment only. The multiplier windows are
+ * the schedule's; buildResult adds them again.
+ */
+function timelineOf(result: RunResult): Pick<DriverReport, 'timeline'> {
+  const steps = (result.timeline ?? []).filter((s) => s.type !== 'multiplier');
+  return steps.length > 0 ? { timeline: steps } : {};
 }
 
 function worstGenerator(all: readonly GeneratorFigures[]): GeneratorFigures {

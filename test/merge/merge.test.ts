@@ -8,6 +8,7 @@ import { decodeFromCompressedBase64, HistogramLogReader } from '../../src/record
 import type { IntervalResult } from '../../src/recorder/interval-digest.ts';
 import type { RunResult } from '../../src/recorder/result.ts';
 import { readIntervalLog } from '../../src/run-folder/index.ts';
+import { loadProfile } from '../../src/profile/load.ts';
 import { makeProfile } from '../helpers/profile.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'stampede-merge-'));
@@ -102,6 +103,21 @@ describe('stampede merge on the model', () => {
     await expect(refused([segmentDirs[0]!, join(scratch, 'whole')])).rejects.toThrow(SegmentMergeError);
     await expect(refused([segmentDirs[0]!, join(scratch, 'whole')])).rejects.toThrow(/not a segment/);
     await expect(mergeRuns(segmentDirs, { outDir: segmentDirs[1]! })).rejects.toThrow(/is segment 1\/3's own folder/);
+  });
+});
+
+describe('stampede merge of a run with a timeline', () => {
+  it('keeps the timeline the segments played, and judges the recovery from it as one run does', async () => {
+    const failover = await loadProfile('profiles/failover-memcached.yaml');
+    const whole = await runProfile(failover, { outDir: join(scratch, 'failover-whole'), reports: false });
+    const dirs = [0, 1, 2].map((i) => join(scratch, `failover-${i}`));
+    for (const [index, dir] of dirs.entries()) await runProfile(failover, { outDir: dir, reports: false, segment: { index, count: 3 } });
+    const merged = await mergeRuns(dirs, { outDir: join(scratch, 'failover-merged'), reports: false });
+    const steps = (r: RunResult) => (r.timeline ?? []).map((s) => [s.type, s.plannedMs, s.status]);
+    expect(steps(merged.result)).toEqual(steps(whole.result));
+    expect(steps(merged.result).length).toBeGreaterThan(0);
+    expect(merged.analysis.timeline?.events.length).toBeGreaterThan(0);
+    expect(merged.analysis.timeline?.events.map((e) => [e.type, e.atMs])).toEqual(whole.analysis.timeline?.events.map((e) => [e.type, e.atMs]));
   });
 });
 
