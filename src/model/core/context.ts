@@ -24,6 +24,8 @@ export interface ConnectionTotals {
 export interface CallSettler {
   attemptSucceeded(call: Call): void;
   callFailed(call: Call, reason: number): void;
+  /** Hands a finished call to its parent (reason 0: success) and frees it. */
+  settle(call: Call, reason: number): void;
   /** Delivers a node's reply to the call that sent the request, unless that call gave up. */
   reply(callId: number, gen: number, reason: number, hit: boolean): void;
 }

@@ -82,7 +82,7 @@ export const MarkDownSchema = z
     duration: duration.meta({ description: 'How long the node stays dead for this instance (Twitter: 30 s).' }),
     then: z.enum(['miss', 'rehash']).default('miss').meta({
       description:
-        'Cache calls to a dead node: miss = skip the cache (read the fallback, no fill; 2018-06); rehash = use the next live node on the ketama ring, in this instance’s own view (2011-08).',
+        'Cache calls to a dead node: miss = skip the cache (read the fallback, no fill; 2018-06) — a cache read through this group then needs `onMiss` (refused without: the skip would be an instant success); rehash = use the next live node on the ketama ring, in this instance’s own view (2011-08).',
     }),
   })
   .meta({ description: 'Client-side ejection: each instance keeps its own view of which nodes are dead.' });
@@ -106,7 +106,7 @@ export const ClientGroupSchema = z
       .meta({ description: 'Independent client instances (processes), each with its own pools. Requests are spread over them round-robin by user request.' }),
     host: componentName.optional().meta({
       description:
-        'Name in `hosts`. Instance i of every group on the same host runs on that host’s machine i and shares its port table. Absent: a private host with Linux defaults.',
+        'Name in `hosts`. Instance i of every group on the same host runs on that host’s machine i and shares its port table. Absent: a private host that counts TIME_WAIT (60 s) but has no port limit — ephemeral-port exhaustion is modelled only on a host the topology names.',
     }),
     pool: PoolSchema.prefault({}),
     fanoutLimit: countOrInfinite

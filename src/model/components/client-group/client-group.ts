@@ -29,6 +29,10 @@ export class ClientGroupStats {
   routedAround = 0;
   /** Dials refused by a destination at its connection limit. */
   refused = 0;
+  /** Optional calls skipped because their pool was disabled or had no connection free. */
+  optionalSkipped = 0;
+  /** Optional calls that failed; their requests went on without them. */
+  optionalFailed = 0;
   /** Calls waiting for a connection right now. */
   waiting = 0;
   waitingHighWater = 0;
@@ -195,6 +199,7 @@ export class ClientGroupModel implements EventHandler {
 
   /** Starts an attempt: an idle connection, else a new one, else a FIFO wait (bounded by checkoutTimeout). */
   start(call: Call): void {
+    if (this.pooled && call.plan?.optional === true && unavailable(this.pools[call.pool]!)) return this.skipOptional(call);
     this.stats.attempts++;
     if (!this.pooled) return this.send(call);
     const pool = this.pools[call.pool]!;
@@ -215,6 +220,12 @@ export class ClientGroupModel implements EventHandler {
     pool.waiters.pushBack(call.gen);
     if (++this.stats.waiting > this.stats.waitingHighWater) this.stats.waitingHighWater = this.stats.waiting;
     this.checkoutDeadlines?.push(call.id, call.gen);
+  }
+
+  /** An optional dependency that is switched off or has no connection free: the request goes on without it. */
+  private skipOptional(call: Call): void {
+    this.stats.optionalSkipped++;
+    this.ctx.flow.settle(call, 0);
   }
 
   handle(code: number, callId: number): void {
@@ -375,4 +386,9 @@ export class ClientGroupModel implements EventHandler {
     const low = jitter === 'equal' ? Math.floor(delay / 2) : 0;
     return low + Math.floor(this.rng.next() * (delay - low + 1));
   }
+}
+
+/** Switched off, or every connection busy and no more may open: an optional call would have to wait. */
+function unavailable(pool: Pool): boolean {
+  return pool.maxOpen === 0 || (pool.spare === 0 && pool.idle === 0 && pool.open >= pool.maxOpen);
 }

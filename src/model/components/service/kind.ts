@@ -38,6 +38,7 @@ export const serviceKind: ComponentKind<ServiceNode> = {
         serviceTime: createSampler(spec.serviceTime, r),
         itemTime: spec.itemTime ? createSampler(spec.itemTime, r) : null,
         calls,
+        latencyPerInFlightUs: spec.latencyPerInFlight,
         isEntry: entryServices.has(name),
         cpus: spec.cpus,
         dropAfterUs: spec.queue.dropAfter,
@@ -75,6 +76,7 @@ function callPlan(wiring: Wiring, service: string, call: Service['calls'][number
     onMiss: call.onMiss ? { group: wiring.get(clientGroupKind, call.onMiss.via), node: wiring.firstNode(call.onMiss.to), readThrough: call.onMiss.readThrough } : null,
     fill: call.onMiss !== undefined && call.fill,
     write: call.write,
+    optional: call.optional,
   };
 }
 

@@ -25,6 +25,8 @@ export interface ServiceConfig {
   calls: CallPlan[];
   /** User requests enter here: its finished requests count towards throughput. */
   isEntry: boolean;
+  /** Service time added per request in the service when one starts (latency grows with concurrency); 0 = none. */
+  latencyPerInFlightUs: number;
   /** Cores for serviceTime; Infinity = no CPU queue. */
   cpus: number;
   /** Memory, GC, threads and error logging; null = an ideal process that never dies. */
@@ -223,6 +225,8 @@ export class ServiceNode implements ModelNode, EventHandler {
     if (config.itemTime !== null) for (let i = 0; i < task.keyCount; i++) cpuUs += config.itemTime();
     if (this.slowdown !== 1) cpuUs *= this.slowdown;
     cpuUs += this.extraLatencyUs;
+    // Contention: each request in the service now (running or queued) slows this one down.
+    if (config.latencyPerInFlightUs > 0) cpuUs += config.latencyPerInFlightUs * (this.busy + this.queue.size);
     if (this.process !== null) {
       const gc = this.process.gcShare();
       if (gc > 0) cpuUs = Math.round(cpuUs / (1 - gc));
