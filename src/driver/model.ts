@@ -1,7 +1,7 @@
 import type { EventHandler } from '../model/engine/simulation.ts';
 import { Model, REASON_NAMES, UNFINISHED, type Call, type ModelListener } from '../model/model.ts';
 import type { Topology } from '../profile/topology/index.ts';
-import type { DriverReport, ModelReport } from '../recorder/driver-report.ts';
+import type { DriverReport, ModelDivergence, ModelReport } from '../recorder/driver-report.ts';
 import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../recorder/gauges.ts';
 import type { Recorder } from '../recorder/types.ts';
 import { emptyRequest, type Schedule } from '../schedule/types.ts';
@@ -18,6 +18,8 @@ export interface ModelDriverOptions {
    * take (its timeouts × attempts + backoffs).
    */
   drainUs?: number;
+  /** Most pending model state (events + calls + operations) before the run stops as diverged; default the profile's `limits.maxModelState`. */
+  maxState?: number;
 }
 
 /** The run-wide gauges the driver itself measures; the model's components declare their own. */
@@ -56,6 +58,8 @@ class ModelRun implements EventHandler, ModelListener {
   private readonly stopAtUs: number;
   private exhausted = false;
   private finished = false;
+  private readonly maxState: number;
+  private diverged: ModelDivergence | null = null;
   private endUs = 0;
   // User requests.
   private started = 0;
@@ -82,6 +86,7 @@ class ModelRun implements EventHandler, ModelListener {
     this.reasonCodes = REASON_NAMES.map((name, code) => (code === 0 ? 0 : this.recorder.reason(name)));
     this.tickUs = options.tickUs ?? 1_000_000;
     this.sliceEvents = options.sliceEvents ?? 65_536;
+    this.maxState = options.maxState ?? context.profile.limits.maxModelState;
     this.stopAtUs = plan.totalUs + (options.drainUs ?? defaultDrainUs(topology));
     this.recorder.setGaugeSource(() => this.gauges());
     context.declareGauges?.(this.gaugeSpecs());
@@ -101,11 +106,27 @@ class ModelRun implements EventHandler, ModelListener {
         break;
       }
       const outcome = sim.run(this.stopAtUs, this.sliceEvents);
-      if (outcome === 'idle') this.failInFlight();
+      // Between slices, never per event: state grows by at most a slice's worth past the limit.
+      if (this.overStateLimit()) this.failInFlight();
+      else if (outcome === 'idle') this.failInFlight();
       else if (outcome === 'budget') await new Promise<void>((resolve) => setImmediate(resolve));
     }
     this.recorder.advanceTo(this.endUs);
     return { elapsedUs: this.endUs, interrupted, loop: 'open', gauges: this.gaugeSpecs(), model: this.details() };
+  }
+
+  /**
+   * A system whose queues grow without bound (a retry storm, load above capacity on an unbounded
+   * queue) would grow the simulator until the heap limit kills it. Past the limit the run stops
+   * here: what is in flight fails as `unfinished` and the report says where it diverged.
+   */
+  private overStateLimit(): boolean {
+    if (this.finished) return false;
+    const ctx = this.model.ctx;
+    const state = this.model.sim.pendingEvents + ctx.calls.inUse + ctx.tasks.inUse;
+    if (state <= this.maxState) return false;
+    this.diverged = { atUs: this.model.sim.nowUs, state, limit: this.maxState };
+    return true;
   }
 
   private gaugeSpecs(): GaugeSpec[] {
@@ -212,6 +233,7 @@ class ModelRun implements EventHandler, ModelListener {
         inFlight: this.inFlight,
         failedByReason: Object.fromEntries(REASON_NAMES.flatMap((name, code) => (code > 0 && this.failedByReason[code]! > 0 ? [[name, this.failedByReason[code]!]] : []))),
       },
+      ...(this.diverged !== null && { diverged: this.diverged }),
       ...this.model.componentDetails(),
     };
   }
