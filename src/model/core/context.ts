@@ -41,6 +41,9 @@ export class ModelContext {
   connectionLimit = new Float64Array(0);
   /** Newest version of every key (written by database writes), when some cache tracks copies. */
   keyVersion = new Uint32Array(0);
+  /** When each key's newest version, and the one before it, were written (µs): how long a copy has been out of date. */
+  keyWrittenAtUs = new Float64Array(0);
+  keyPrevWrittenAtUs = new Float64Array(0);
   /** Set once by `buildModel` (the flow needs the context first). */
   flow: CallSettler = undefined as unknown as CallSettler;
 
@@ -49,6 +52,24 @@ export class ModelContext {
     readonly seed: number,
     readonly listener: ModelListener,
   ) {}
+
+  /** A database write made a new version of `key` (tracked only when some cache keeps copies). */
+  keyWritten(key: number): void {
+    if (this.keyVersion.length === 0) return;
+    this.keyVersion[key]!++;
+    this.keyPrevWrittenAtUs[key] = this.keyWrittenAtUs[key]!;
+    this.keyWrittenAtUs[key] = this.sim.nowUs;
+  }
+
+  /**
+   * How long a copy at `version` (older than the newest) has been out of date at least: since the
+   * write that replaced it (the newest write when it is one version behind; the one before when it
+   * is further behind).
+   */
+  staleForUs(key: number, version: number): number {
+    const newest = this.keyVersion[key]!;
+    return this.sim.nowUs - (version === newest - 1 ? this.keyWrittenAtUs[key]! : this.keyPrevWrittenAtUs[key]!);
+  }
 
   freeCall(call: Call): void {
     call.gen++;

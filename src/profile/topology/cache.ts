@@ -67,6 +67,10 @@ export const CacheSchema = z
       description:
         'Track a copy and its version per (key, shard), so clients with different views fill a key on several shards and an old copy stays readable: hits on an out-of-date copy count as stale reads. Memory grows with keys × shards: small keyspaces only.',
     }),
+    staleAfter: duration.prefault('1s').meta({
+      description:
+        'With copies: a hit on an old copy counts in `staleReads` only when the copy has been out of date for longer than this; within it (the normal window between a database write and the cache set that follows) it counts in `staleReadsInWindow`.',
+    }),
     packetLoss: z
       .strictObject({
         shards: z.number().int().min(1).meta({ description: 'The first this-many shards drop packets (Twitter 2011-08: softirq on CPU0 without IRQ affinity).' }),

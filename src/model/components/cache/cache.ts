@@ -40,8 +40,10 @@ export class CacheStats {
   lost = 0;
   /** Ops that had to wait for the next CPU-quota period. */
   throttled = 0;
-  /** Hits on a copy older than the key's newest version (copies: true). */
+  /** Hits on a copy out of date for longer than `staleAfter` (copies: true): a fault, not the write race. */
   staleReads = 0;
+  /** Hits on a copy out of date for at most `staleAfter`: the normal window between a database write and the cache update. */
+  staleReadsInWindow = 0;
 }
 
 /** One cache, built from its topology section. */
@@ -264,9 +266,16 @@ export class CacheNode implements ModelNode, EventHandler {
     this.load.get(shard, hit);
     if (hit) {
       this.stats.hits++;
-      if (this.lru.copies && this.lru.version[this.lru.entry(key, shard)]! < this.ctx.keyVersion[key]!) this.stats.staleReads++;
+      if (this.lru.copies) this.countStale(key, this.lru.version[this.lru.entry(key, shard)]!);
     }
     return hit;
+  }
+
+  /** A hit on an old copy: within the write-to-update window, or stale beyond it. */
+  private countStale(key: number, version: number): void {
+    if (version >= this.ctx.keyVersion[key]!) return;
+    if (this.ctx.staleForUs(key, version) > this.spec.staleAfter) this.stats.staleReads++;
+    else this.stats.staleReadsInWindow++;
   }
 
   private replied(task: Task): void {
