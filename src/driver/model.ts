@@ -25,6 +25,7 @@ export interface ModelDriverOptions {
 /** The run-wide gauges the driver itself measures; the model's components declare their own. */
 const RUN_GAUGES = {
   inFlight: SHARED_GAUGES.inFlight,
+  inFlightMax: defineGauge('inFlightMax', 'count', 'queues', 'most user requests in flight at any moment of the interval'),
   goodputRps: defineGauge('goodputRps', 'rps', 'rates', 'user requests completed successfully per second'),
   throughputRps: defineGauge('throughputRps', 'rps', 'rates', 'requests finished by entry services per second, successful or not'),
 } as const;
@@ -66,6 +67,8 @@ class ModelRun implements EventHandler, ModelListener {
   private succeeded = 0;
   private failed = 0;
   private inFlight = 0;
+  /** Most in flight since the previous gauge sample. */
+  private inFlightPeak = 0;
   private readonly failedByReason: number[] = REASON_NAMES.map(() => 0);
   // Little's law: ∫ inFlight dt (from the counter) against Σ sojourn (from each request's record).
   private inSystemAreaUs = 0;
@@ -163,7 +166,7 @@ class ModelRun implements EventHandler, ModelListener {
     const now = this.model.sim.nowUs;
     this.accountInSystem(now);
     this.started++;
-    this.inFlight++;
+    if (++this.inFlight > this.inFlightPeak) this.inFlightPeak = this.inFlight;
     this.recorder.sent(now, this.pending.client);
     this.model.inject(this.pending);
     this.pullNext();
@@ -199,7 +202,8 @@ class ModelRun implements EventHandler, ModelListener {
 
   private gauges(): Record<string, number> {
     const now = this.model.sim.nowUs;
-    const g: Record<string, number> = { [gaugeKey(RUN_GAUGES.inFlight)]: this.inFlight };
+    const g: Record<string, number> = { [gaugeKey(RUN_GAUGES.inFlight)]: this.inFlight, [gaugeKey(RUN_GAUGES.inFlightMax)]: Math.max(this.inFlightPeak, this.inFlight) };
+    this.inFlightPeak = this.inFlight;
     this.model.gauges(g);
     const seconds = (now - this.lastGaugeUs) / 1e6;
     const entryFinished = this.model.entryRequestsFinished();

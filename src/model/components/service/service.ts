@@ -84,6 +84,9 @@ export class ServiceNode implements ModelNode, EventHandler {
   slowdown = 1;
   /** Injected latency added to every request's service time (timeline `latency`). */
   extraLatencyUs = 0;
+  /** Most queued and busy since the previous gauge sample (a peak between samples still shows). */
+  queuePeak = 0;
+  busyPeak = 0;
   private oomPending = false;
   private readonly handlerId: number;
   private readonly process: ProcessState | null;
@@ -135,6 +138,7 @@ export class ServiceNode implements ModelNode, EventHandler {
       task.state = TASK_QUEUED;
       this.queue.pushBack(task.id);
       if (this.queue.size > this.stats.queueHighWater) this.stats.queueHighWater = this.queue.size;
+      if (this.queue.size > this.queuePeak) this.queuePeak = this.queue.size;
       return this.entered();
     }
     this.stats.accepted--;
@@ -210,7 +214,7 @@ export class ServiceNode implements ModelNode, EventHandler {
   private start(task: Task): void {
     const now = this.ctx.sim.nowUs;
     task.state = TASK_RUNNING;
-    this.busy++;
+    if (++this.busy > this.busyPeak) this.busyPeak = this.busy;
     this.stats.started++;
     this.stats.queueWaitUs += now - task.enqueuedAtUs;
     task.onCpu = true;
