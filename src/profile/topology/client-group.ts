@@ -93,6 +93,10 @@ export const HotKeyCacheSchema = z
     threshold: z.number().int().min(1).default(10).meta({ description: 'Samples of one key within a window that make it hot.' }),
     window: duration.prefault('1s').meta({ description: 'Counting window; counts reset at its end.' }),
     ttl: duration.prefault('10s').meta({ description: 'How long a promoted key is served from the in-process cache.' }),
+    refresh: z.boolean().default(false).meta({
+      description:
+        'On expiry, refresh instead of forgetting: the first read within a ttl after it fetches the key from the cache and renews the local copy for another ttl. false: an expired key goes back to the cache until the detector finds it hot again.',
+    }),
   })
   .meta({ description: 'Hot-key detection per client instance (sampled counts) with promotion to an in-process cache: a promoted key’s reads never leave the client.' });
 

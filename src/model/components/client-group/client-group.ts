@@ -106,7 +106,9 @@ export class ClientGroupModel implements EventHandler {
     this.maxOpenEver = spec.pool.maxOpen;
     this.markDown = spec.markDown ?? null;
     const hk = spec.hotKeyCache;
-    this.hotKeys = hk ? new HotKeyCache(spec.instances, hk.sampleRate, hk.threshold, hk.window, hk.ttl, new Rng(deriveSeed(ctx.seed, `model:clientGroup:${name}:hotKeys`))) : null;
+    this.hotKeys = hk
+      ? new HotKeyCache(spec.instances, hk.sampleRate, hk.threshold, hk.window, hk.ttl, new Rng(deriveSeed(ctx.seed, `model:clientGroup:${name}:hotKeys`)), hk.refresh)
+      : null;
     const pairs = this.markDown === null ? 0 : spec.instances * targets.length;
     this.consecutiveFailures = new Int32Array(pairs);
     this.deadUntilUs = new Float64Array(pairs);
