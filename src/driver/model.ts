@@ -5,6 +5,7 @@ import type { DriverReport, ModelDivergence, ModelReport } from '../recorder/dri
 import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../recorder/gauges.ts';
 import type { Recorder } from '../recorder/types.ts';
 import { emptyRequest, type Schedule } from '../schedule/types.ts';
+import { ClosedLoopUsers, type UserSender } from './model-users.ts';
 import type { Driver, RunContext } from './types.ts';
 
 export interface ModelDriverOptions {
@@ -47,7 +48,7 @@ export function createModelDriver(options: ModelDriverOptions = {}): Driver {
  * the schedule), injects each at its intended time, reports every user request to the recorder
  * exactly once, and closes recorder intervals on virtual-time boundaries.
  */
-class ModelRun implements EventHandler, ModelListener {
+class ModelRun implements EventHandler, ModelListener, UserSender {
   private readonly model: Model;
   private readonly recorder: Recorder;
   private readonly schedule: Schedule;
@@ -60,6 +61,8 @@ class ModelRun implements EventHandler, ModelListener {
   private exhausted = false;
   private finished = false;
   private readonly maxState: number;
+  /** Closed-loop users when the caller group has `closedLoop`; null: open loop, every request at its intended time. */
+  private readonly users: ClosedLoopUsers | null;
   private diverged: ModelDivergence | null = null;
   private endUs = 0;
   // User requests.
@@ -91,13 +94,16 @@ class ModelRun implements EventHandler, ModelListener {
     this.sliceEvents = options.sliceEvents ?? 65_536;
     this.maxState = options.maxState ?? context.profile.limits.maxModelState;
     this.stopAtUs = plan.totalUs + (options.drainUs ?? defaultDrainUs(topology));
+    const closedLoop = typeof topology.caller === 'string' ? topology.clientGroups[topology.caller]?.closedLoop : undefined;
+    this.users = closedLoop === undefined ? null : new ClosedLoopUsers(this.model.sim, closedLoop, plan.seed, this);
     this.recorder.setGaugeSource(() => this.gauges());
     context.declareGauges?.(this.gaugeSpecs());
   }
 
   async execute(signal: AbortSignal): Promise<DriverReport> {
     const sim = this.model.sim;
-    this.pullNext();
+    if (this.users !== null) this.users.start();
+    else this.pullNext();
     sim.at(Math.min(this.tickUs, this.stopAtUs), this.handlerId, EV_TICK, 0);
     sim.at(this.stopAtUs, this.handlerId, EV_DRAIN_LIMIT, 0);
     this.finishIfDone();
@@ -115,7 +121,7 @@ class ModelRun implements EventHandler, ModelListener {
       else if (outcome === 'budget') await new Promise<void>((resolve) => setImmediate(resolve));
     }
     this.recorder.advanceTo(this.endUs);
-    return { elapsedUs: this.endUs, interrupted, loop: 'open', gauges: this.gaugeSpecs(), model: this.details() };
+    return { elapsedUs: this.endUs, interrupted, loop: this.users === null ? 'open' : 'closed', gauges: this.gaugeSpecs(), model: this.details() };
   }
 
   /**
@@ -159,6 +165,7 @@ class ModelRun implements EventHandler, ModelListener {
       this.failedByReason[reason]!++;
     }
     this.recorder.complete(call.intendedAtUs, call.sentAtUs, now, call.client, call.kind, this.reasonCodes[reason]!);
+    this.users?.ended(call.userSeq);
     this.finishIfDone();
   }
 
@@ -169,7 +176,25 @@ class ModelRun implements EventHandler, ModelListener {
     if (++this.inFlight > this.inFlightPeak) this.inFlightPeak = this.inFlight;
     this.recorder.sent(now, this.pending.client);
     this.model.inject(this.pending);
-    this.pullNext();
+    if (this.users === null) this.pullNext();
+  }
+
+  /**
+   * A closed-loop user is ready: the schedule's next request goes now (its intended time is now —
+   * what a closed-loop tool measures from), while the run lasts and the schedule has requests.
+   */
+  sendNext(user: number): boolean {
+    const now = this.model.sim.nowUs;
+    if (this.exhausted || now >= this.schedule.plan.totalUs || !this.schedule.next(this.pending)) return false;
+    this.pending.intendedAtUs = now;
+    this.users!.sent(this.pending.seq, user);
+    this.arrive();
+    return true;
+  }
+
+  allStopped(): void {
+    this.exhausted = true;
+    this.finishIfDone();
   }
 
   /** Schedules the next request's arrival; only one arrival is ever pending. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeDistribution } from '../distribution.ts';
 import { countOrInfinite, duration, durationOrInfinite } from '../units.ts';
 import { componentName } from './common.ts';
 
@@ -100,6 +101,16 @@ export const HotKeyCacheSchema = z
   })
   .meta({ description: 'Hot-key detection per client instance (sampled counts) with promotion to an in-process cache: a promoted key’s reads never leave the client.' });
 
+export const ClosedLoopSchema = z
+  .strictObject({
+    users: z.number().int().min(1).meta({ description: 'Users, each with one request out at a time.' }),
+    thinkTime: timeDistribution.prefault(0).meta({ description: 'Pause between a reply (or failure) and the same user’s next request.' }),
+  })
+  .meta({
+    description:
+      'Closed-loop load (only on the `caller` group): users send the profile’s requests in order, each when its previous one has ended and it has thought — not at their scheduled times. Offered load then follows the system: a stall slows the senders and hides its own latency (coordinated omission; the run is flagged INVALID). Requests stop at the end of the run or when the schedule has none left, so give the phases a rate at least users / (thinkTime + response time).',
+  });
+
 export const ClientGroupSchema = z
   .strictObject({
     instances: z
@@ -124,6 +135,7 @@ export const ClientGroupSchema = z
     retries: RetriesSchema.prefault({}),
     markDown: MarkDownSchema.optional(),
     hotKeyCache: HotKeyCacheSchema.optional(),
+    closedLoop: ClosedLoopSchema.optional(),
   })
   .meta({ description: 'The caller side of an edge: client instances, their connection pools, timeout, retries and fan-out limit.' });
 export type ClientGroup = z.output<typeof ClientGroupSchema>;

@@ -38,6 +38,8 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
     }
   }
   for (const [name, group] of Object.entries(t.clientGroups)) {
+    if (group.closedLoop !== undefined && t.caller !== name)
+      issues.push({ path: ['clientGroups', name, 'closedLoop'], message: `closed-loop users are the profile's callers: set \`caller: ${name}\` (one group for every client)` });
     if (group.host !== undefined && !hosts.has(group.host))
       issues.push({ path: ['clientGroups', name, 'host'], message: `expected the name of a host in hosts, got "${group.host}"` });
   }
