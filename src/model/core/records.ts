@@ -46,6 +46,10 @@ export class Call {
   epoch = 0;
   /** The last cache reply was a hit. */
   hit = false;
+  /** When the current attempt's request went out, and when (and whether) it gets or got a hedge. */
+  attemptSentAtUs = 0;
+  hedgeAtUs = -1;
+  hedged = false;
   /** The user request's schedule position: picks the client instance at every hop. */
   userSeq = 0;
   kind = 0;

@@ -101,6 +101,20 @@ export const HotKeyCacheSchema = z
   })
   .meta({ description: 'Hot-key detection per client instance (sampled counts) with promotion to an in-process cache: a promoted key’s reads never leave the client.' });
 
+export const HedgeSchema = z
+  .strictObject({
+    after: duration.optional().meta({ description: 'Send the hedge when no reply came within this long of the request.' }),
+    percentile: z.number().gt(0).lt(100).optional().meta({
+      description:
+        'Instead of `after`: when no reply came within this percentile of the group’s recent reply times (successful attempts; a decaying histogram updated every 1,024 replies — no hedge before the first 1,024).',
+    }),
+  })
+  .refine((h) => (h.after === undefined) !== (h.percentile === undefined), 'expected exactly one of `after` or `percentile`')
+  .meta({
+    description:
+      'Hedged requests (The Tail at Scale): an attempt still waiting at the threshold sends the same request again to the same destination; the first reply wins and the other request’s connection is dropped (its server work goes on). A hedge needs a connection free at once (idle, a free pipelining slot, or a new one below maxOpen with no connectCost); without one it is not sent. Counted as hedges and hedgesSkipped.',
+  });
+
 export const ClosedLoopSchema = z
   .strictObject({
     users: z.number().int().min(1).meta({ description: 'Users, each with one request out at a time.' }),
@@ -136,6 +150,7 @@ export const ClientGroupSchema = z
     markDown: MarkDownSchema.optional(),
     hotKeyCache: HotKeyCacheSchema.optional(),
     closedLoop: ClosedLoopSchema.optional(),
+    hedge: HedgeSchema.optional(),
   })
   .meta({ description: 'The caller side of an edge: client instances, their connection pools, timeout, retries and fan-out limit.' });
 export type ClientGroup = z.output<typeof ClientGroupSchema>;
