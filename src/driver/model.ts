@@ -6,6 +6,7 @@ import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../recorde
 import type { Recorder } from '../recorder/types.ts';
 import { emptyRequest, type Schedule } from '../schedule/types.ts';
 import { ClosedLoopUsers, type UserSender } from './model-users.ts';
+import { StartTimeSuccess } from './start-time-success.ts';
 import type { Driver, RunContext } from './types.ts';
 
 export interface ModelDriverOptions {
@@ -73,6 +74,7 @@ class ModelRun implements EventHandler, ModelListener, UserSender {
   /** Most in flight since the previous gauge sample. */
   private inFlightPeak = 0;
   private readonly failedByReason: number[] = REASON_NAMES.map(() => 0);
+  private readonly byStart: StartTimeSuccess;
   // Little's law: ∫ inFlight dt (from the counter) against Σ sojourn (from each request's record).
   private inSystemAreaUs = 0;
   private lastChangeUs = 0;
@@ -91,6 +93,7 @@ class ModelRun implements EventHandler, ModelListener, UserSender {
     this.handlerId = this.model.sim.register(this);
     this.reasonCodes = REASON_NAMES.map((name, code) => (code === 0 ? 0 : this.recorder.reason(name)));
     this.tickUs = options.tickUs ?? 1_000_000;
+    this.byStart = new StartTimeSuccess(this.tickUs);
     this.sliceEvents = options.sliceEvents ?? 65_536;
     this.maxState = options.maxState ?? context.profile.limits.maxModelState;
     this.stopAtUs = plan.totalUs + (options.drainUs ?? defaultDrainUs(topology));
@@ -165,6 +168,7 @@ class ModelRun implements EventHandler, ModelListener, UserSender {
       this.failedByReason[reason]!++;
     }
     this.recorder.complete(call.intendedAtUs, call.sentAtUs, now, call.client, call.kind, this.reasonCodes[reason]!);
+    this.byStart.add(call.intendedAtUs, reason === 0);
     this.users?.ended(call.userSeq);
     this.finishIfDone();
   }
@@ -263,6 +267,7 @@ class ModelRun implements EventHandler, ModelListener, UserSender {
         failedByReason: Object.fromEntries(REASON_NAMES.flatMap((name, code) => (code > 0 && this.failedByReason[code]! > 0 ? [[name, this.failedByReason[code]!]] : []))),
       },
       ...(this.diverged !== null && { diverged: this.diverged }),
+      successByStart: this.byStart.result(),
       ...this.model.componentDetails(),
     };
   }

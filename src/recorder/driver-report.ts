@@ -91,6 +91,11 @@ export interface ModelReport {
   virtualEndUs: number;
   littlesLaw: { windowUs: number; inSystemMean: number; throughputRps: number; meanTimeInSystemUs: number };
   requests: { started: number; succeeded: number; failed: number; inFlight: number; failedByReason: Record<string, number> };
+  /**
+   * User requests and their successes by the interval of their intended send time (beside the
+   * intervals' counts by completion time): the success of the requests started in each interval.
+   */
+  successByStart?: { bucketMs: number; started: number[]; ok: number[] };
   /** Set when the run stopped because the model's pending state passed `limits.maxModelState`. */
   diverged?: ModelDivergence;
   /** Component details by kind ("services", "caches", …) and name. */
