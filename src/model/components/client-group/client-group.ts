@@ -277,13 +277,7 @@ export class ClientGroupModel implements EventHandler {
       return true;
     }
     if (pool.open >= pool.maxOpen || !this.connectsFree || !pool.host.canDial(pool.table) || this.ctx.connections[node]! >= this.ctx.connectionLimit[node]!) return false;
-    this.ctx.connections[node]!++;
-    pool.node = node;
-    pool.host.opened(pool.table);
-    if (++pool.open > pool.openHighWater) pool.openHighWater = pool.open;
-    pool.spare += pool.depth - 1;
-    this.ctx.totals.open++;
-    this.stats.dials++;
+    this.openConnection(pool, node);
     return true;
   }
 
@@ -318,18 +312,23 @@ export class ClientGroupModel implements EventHandler {
       this.stats.refused++;
       return this.attemptFailed(call, CONNECTION_REFUSED);
     }
-    connections[call.node]!++;
-    pool.node = call.node;
-    pool.host.opened(pool.table);
-    if (++pool.open > pool.openHighWater) pool.openHighWater = pool.open;
-    // This call takes one slot of the new connection; the rest are free for pipelining.
-    pool.spare += pool.depth - 1;
-    this.ctx.totals.open++;
-    this.stats.dials++;
+    this.openConnection(pool, call.node);
     if (this.connectCostUs > 0) {
       call.state = CALL_DIALING;
       this.ctx.sim.after(this.connectCostUs, this.handlerId, EV_CONNECTED, call.id);
     } else this.send(call);
+  }
+
+  /** A new connection of `pool` to `node`: a port on the host, a connection at the destination. */
+  private openConnection(pool: Pool, node: number): void {
+    this.ctx.connections[node]!++;
+    pool.node = node;
+    pool.host.opened(pool.table);
+    if (++pool.open > pool.openHighWater) pool.openHighWater = pool.open;
+    // Its opener takes one slot; the rest are free for pipelining.
+    pool.spare += pool.depth - 1;
+    this.ctx.totals.open++;
+    this.stats.dials++;
   }
 
   private send(call: Call): void {
