@@ -27,6 +27,9 @@ const INTEGRATION = [
   // Long model runs checked against queueing theory and the HotOS figures (10–20 s of CPU each).
   'test/model/mmc.test.ts',
   'test/model/hotos.test.ts',
+  // Shipped incident profiles with a new feature switched on, with and without it.
+  'test/model/optional-calls.test.ts',
+  'test/model/divergence.test.ts',
   // Grid points on worker threads, each loading the model through tsx.
   'test/sweep/**/*.test.ts',
   // npm pack, install into a temporary folder, run the installed CLI.

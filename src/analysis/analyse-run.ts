@@ -40,12 +40,13 @@ export interface RunAnalysis {
 export function analyseRun(result: RunResult, profile: Profile, options: { plan?: Plan } = {}): RunAnalysis {
   const slo = evaluateSlo(profile.slo, sloEvidenceOf(result));
   const flags = realismFlags({ profile, result, ...(options.plan && { plan: options.plan }) });
-  const verdict = runVerdict(slo, flags, result.interrupted);
+  const diverged = result.driver.model?.diverged ?? null;
+  const verdict = runVerdict(slo, flags, result.interrupted, diverged);
   const timeline = analyseRecovery(result, profile);
   return {
     schema: ANALYSIS_SCHEMA,
     verdict,
-    reasons: verdictReasons(verdict, slo, flags, result.interrupted),
+    reasons: verdictReasons(verdict, slo, flags, result.interrupted, diverged),
     slo,
     flags,
     ...(result.generator && { generator: judgeGenerator(result.generator, result.driver.transport, profile.generator) }),

@@ -11,6 +11,11 @@ export const ExitCode = {
    * files could not be written (disk full, read-only file system): the message names the file.
    */
   CouldNotStart: 3,
+  /**
+   * The modelled system diverged: its pending state passed `limits.maxModelState` (a retry storm, an
+   * unbounded queue above capacity) and the run stopped there, its results so far written.
+   */
+  Diverged: 4,
   /** A bug in stampede (EX_SOFTWARE of sysexits.h): one line on stderr, the stack with STAMPEDE_DEBUG=1. */
   InternalError: 70,
   /** Interrupted (Ctrl-C, SIGINT): what was measured is written; the verdict cannot be PASS. */
@@ -25,5 +30,6 @@ export const ExitCode = {
  */
 export function exitCodeOf(analysis: { verdict: string; interrupted: boolean }): number {
   if (analysis.interrupted) return ExitCode.Interrupted;
+  if (analysis.verdict === 'DIVERGED') return ExitCode.Diverged;
   return analysis.verdict === 'PASS' || analysis.verdict === 'NO SLO' ? ExitCode.Ok : ExitCode.SloFailed;
 }

@@ -3,11 +3,13 @@ import { Model, REASON_NAMES, UNFINISHED, type Call, type ModelListener } from '
 import type { Topology } from '../profile/topology/index.ts';
 import { requireTopology } from '../profile/topology-required.ts';
 import type { Profile } from '../profile/types.ts';
-import type { DriverReport, ModelReport, TimelineOutcome } from '../recorder/driver-report.ts';
+import type { DriverReport, ModelDivergence, ModelReport, TimelineOutcome } from '../recorder/driver-report.ts';
 import { planTimeline } from './timeline/steps.ts';
 import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../recorder/gauges.ts';
 import type { Recorder } from '../recorder/types.ts';
 import { emptyRequest, type Schedule } from '../schedule/types.ts';
+import { ClosedLoopUsers, type UserSender } from './model-users.ts';
+import { StartTimeSuccess } from './start-time-success.ts';
 import type { Driver, RunContext } from './types.ts';
 
 export interface ModelDriverOptions {
@@ -21,11 +23,14 @@ export interface ModelDriverOptions {
    * take (its timeouts × attempts + backoffs).
    */
   drainUs?: number;
+  /** Most pending model state (events + calls + operations) before the run stops as diverged; default the profile's `limits.maxModelState`. */
+  maxState?: number;
 }
 
 /** The run-wide gauges the driver itself measures; the model's components declare their own. */
 const RUN_GAUGES = {
   inFlight: SHARED_GAUGES.inFlight,
+  inFlightMax: defineGauge('inFlightMax', 'count', 'queues', 'most user requests in flight at any moment of the interval'),
   goodputRps: defineGauge('goodputRps', 'rps', 'rates', 'user requests completed successfully per second'),
   throughputRps: defineGauge('throughputRps', 'rps', 'rates', 'requests finished by entry services per second, successful or not'),
 } as const;
@@ -61,7 +66,7 @@ export function createModelDriver(options: ModelDriverOptions = {}): Driver {
  * the schedule), injects each at its intended time, reports every user request to the recorder
  * exactly once, and closes recorder intervals on virtual-time boundaries.
  */
-class ModelRun implements EventHandler, ModelListener {
+class ModelRun implements EventHandler, ModelListener, UserSender {
   private readonly model: Model;
   private readonly recorder: Recorder;
   private readonly schedule: Schedule;
@@ -74,13 +79,20 @@ class ModelRun implements EventHandler, ModelListener {
   private readonly stopAtUs: number;
   private exhausted = false;
   private finished = false;
+  private readonly maxState: number;
+  /** Closed-loop users when the caller group has `closedLoop`; null: open loop, every request at its intended time. */
+  private readonly users: ClosedLoopUsers | null;
+  private diverged: ModelDivergence | null = null;
   private endUs = 0;
   // User requests.
   private started = 0;
   private succeeded = 0;
   private failed = 0;
   private inFlight = 0;
+  /** Most in flight since the previous gauge sample. */
+  private inFlightPeak = 0;
   private readonly failedByReason: number[] = REASON_NAMES.map(() => 0);
+  private readonly byStart: StartTimeSuccess;
   // Little's law: ∫ inFlight dt (from the counter) against Σ sojourn (from each request's record).
   private inSystemAreaUs = 0;
   private lastChangeUs = 0;
@@ -100,15 +112,20 @@ class ModelRun implements EventHandler, ModelListener {
     this.handlerId = this.model.sim.register(this);
     this.reasonCodes = REASON_NAMES.map((name, code) => (code === 0 ? 0 : this.recorder.reason(name)));
     this.tickUs = options.tickUs ?? 1_000_000;
+    this.byStart = new StartTimeSuccess(this.tickUs);
     this.sliceEvents = options.sliceEvents ?? 65_536;
+    this.maxState = options.maxState ?? context.profile.limits.maxModelState;
     this.stopAtUs = plan.totalUs + (options.drainUs ?? defaultDrainUs(topology));
+    const closedLoop = typeof topology.caller === 'string' ? topology.clientGroups[topology.caller]?.closedLoop : undefined;
+    this.users = closedLoop === undefined ? null : new ClosedLoopUsers(this.model.sim, closedLoop, plan.seed, this);
     this.recorder.setGaugeSource(() => this.gauges());
     context.declareGauges?.(this.gaugeSpecs());
   }
 
   async execute(signal: AbortSignal): Promise<DriverReport> {
     const sim = this.model.sim;
-    this.pullNext();
+    if (this.users !== null) this.users.start();
+    else this.pullNext();
     sim.at(Math.min(this.tickUs, this.stopAtUs), this.handlerId, EV_TICK, 0);
     sim.at(this.stopAtUs, this.handlerId, EV_DRAIN_LIMIT, 0);
     this.finishIfDone();
@@ -120,12 +137,35 @@ class ModelRun implements EventHandler, ModelListener {
         break;
       }
       const outcome = sim.run(this.stopAtUs, this.sliceEvents);
-      if (outcome === 'idle') this.failInFlight();
+      // Between slices, never per event: state grows by at most a slice's worth past the limit.
+      if (this.overStateLimit()) this.failInFlight();
+      else if (outcome === 'idle') this.failInFlight();
       else if (outcome === 'budget') await new Promise<void>((resolve) => setImmediate(resolve));
     }
     this.recorder.advanceTo(this.endUs);
     const timeline = modelTimeline(this.profile, this.endUs);
-    return { elapsedUs: this.endUs, interrupted, loop: 'open', gauges: this.gaugeSpecs(), model: this.details(), ...(timeline.length > 0 && { timeline }) };
+    return {
+      elapsedUs: this.endUs,
+      interrupted,
+      loop: this.users === null ? 'open' : 'closed',
+      gauges: this.gaugeSpecs(),
+      model: this.details(),
+      ...(timeline.length > 0 && { timeline }),
+    };
+  }
+
+  /**
+   * A system whose queues grow without bound (a retry storm, load above capacity on an unbounded
+   * queue) would grow the simulator until the heap limit kills it. Past the limit the run stops
+   * here: what is in flight fails as `unfinished` and the report says where it diverged.
+   */
+  private overStateLimit(): boolean {
+    if (this.finished) return false;
+    const ctx = this.model.ctx;
+    const state = this.model.sim.pendingEvents + ctx.calls.inUse + ctx.tasks.inUse;
+    if (state <= this.maxState) return false;
+    this.diverged = { atUs: this.model.sim.nowUs, state, limit: this.maxState };
+    return true;
   }
 
   private gaugeSpecs(): GaugeSpec[] {
@@ -155,6 +195,8 @@ class ModelRun implements EventHandler, ModelListener {
       this.failedByReason[reason]!++;
     }
     this.recorder.complete(call.intendedAtUs, call.sentAtUs, now, call.client, call.kind, this.reasonCodes[reason]!);
+    this.byStart.add(call.intendedAtUs, reason === 0);
+    this.users?.ended(call.userSeq);
     this.finishIfDone();
   }
 
@@ -162,10 +204,28 @@ class ModelRun implements EventHandler, ModelListener {
     const now = this.model.sim.nowUs;
     this.accountInSystem(now);
     this.started++;
-    this.inFlight++;
+    if (++this.inFlight > this.inFlightPeak) this.inFlightPeak = this.inFlight;
     this.recorder.sent(now, this.pending.client);
     this.model.inject(this.pending);
-    this.pullNext();
+    if (this.users === null) this.pullNext();
+  }
+
+  /**
+   * A closed-loop user is ready: the schedule's next request goes now (its intended time is now —
+   * what a closed-loop tool measures from), while the run lasts and the schedule has requests.
+   */
+  sendNext(user: number): boolean {
+    const now = this.model.sim.nowUs;
+    if (this.exhausted || now >= this.schedule.plan.totalUs || !this.schedule.next(this.pending)) return false;
+    this.pending.intendedAtUs = now;
+    this.users!.sent(this.pending.seq, user);
+    this.arrive();
+    return true;
+  }
+
+  allStopped(): void {
+    this.exhausted = true;
+    this.finishIfDone();
   }
 
   /** Schedules the next request's arrival; only one arrival is ever pending. */
@@ -198,7 +258,8 @@ class ModelRun implements EventHandler, ModelListener {
 
   private gauges(): Record<string, number> {
     const now = this.model.sim.nowUs;
-    const g: Record<string, number> = { [gaugeKey(RUN_GAUGES.inFlight)]: this.inFlight };
+    const g: Record<string, number> = { [gaugeKey(RUN_GAUGES.inFlight)]: this.inFlight, [gaugeKey(RUN_GAUGES.inFlightMax)]: Math.max(this.inFlightPeak, this.inFlight) };
+    this.inFlightPeak = this.inFlight;
     this.model.gauges(g);
     const seconds = (now - this.lastGaugeUs) / 1e6;
     const entryFinished = this.model.entryRequestsFinished();
@@ -232,6 +293,8 @@ class ModelRun implements EventHandler, ModelListener {
         inFlight: this.inFlight,
         failedByReason: Object.fromEntries(REASON_NAMES.flatMap((name, code) => (code > 0 && this.failedByReason[code]! > 0 ? [[name, this.failedByReason[code]!]] : []))),
       },
+      ...(this.diverged !== null && { diverged: this.diverged }),
+      successByStart: this.byStart.result(),
       ...this.model.componentDetails(),
     };
   }

@@ -278,6 +278,10 @@ export const LimitsSchema = z
     maxIntervals: z.number().positive().default(1_000_000).meta({ description: 'Most recorder intervals a run may close (duration / --interval).' }),
     maxMemoryMb: z.number().positive().default(2048).meta({ description: 'Largest estimated memory of a run, MB (see docs/architecture.md, the plan check).' }),
     maxRuns: z.number().positive().default(10_000).meta({ description: 'Most runs of one command: a qualification’s steps, a sweep’s points.' }),
+    maxModelState: z.number().int().positive().default(1_000_000).meta({
+      description:
+        'Model runs: most pending state at once — events waiting in the heap plus calls and server-side operations in flight (~500 bytes each). Past it the modelled system has diverged (its queues grow without bound): the run stops there with the verdict DIVERGED (exit 4), its results so far written. Checked while the model runs, not by the plan check.',
+    }),
     maxDurationS: z.number().positive().default(604_800).meta({ description: 'Longest run, warm-up included (all of a qualification’s or sweep’s runs together), seconds.' }),
   })
   .meta({ description: 'Limits of the plan check: a plan above one is refused before any traffic, naming the figure and the limit.' });

@@ -114,6 +114,15 @@ export type TransportReport = (HttpTransportReport | MemcachedTransportReport) &
 };
 
 /** The model's own account of a run: engine figures, the request ledger, and each component's details. */
+/** Where a model run stopped because its state grew past the limit: the modelled system diverged. */
+export interface ModelDivergence {
+  /** Virtual time of the stop, µs from the run start. */
+  atUs: number;
+  /** Pending events + calls + server-side operations at the stop. */
+  state: number;
+  limit: number;
+}
+
 export interface ModelReport {
   events: number;
   pendingEventsHighWater: number;
@@ -121,6 +130,13 @@ export interface ModelReport {
   virtualEndUs: number;
   littlesLaw: { windowUs: number; inSystemMean: number; throughputRps: number; meanTimeInSystemUs: number };
   requests: { started: number; succeeded: number; failed: number; inFlight: number; failedByReason: Record<string, number> };
+  /**
+   * User requests and their successes by the interval of their intended send time (beside the
+   * intervals' counts by completion time): the success of the requests started in each interval.
+   */
+  successByStart?: { bucketMs: number; started: number[]; ok: number[] };
+  /** Set when the run stopped because the model's pending state passed `limits.maxModelState`. */
+  diverged?: ModelDivergence;
   /** Component details by kind ("services", "caches", …) and name. */
   [componentKind: string]: unknown;
 }

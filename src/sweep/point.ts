@@ -2,6 +2,8 @@ import { createModelDriver } from '../driver/model.ts';
 import { loadProfile } from '../profile/load.ts';
 import type { GaugeSource, Recorder } from '../recorder/types.ts';
 import { createSchedule } from '../schedule/index.ts';
+import type { Profile } from '../profile/types.ts';
+import type { Plan } from '../schedule/types.ts';
 
 /** What one grid point is asked to run. */
 export interface PointJob {
@@ -17,8 +19,10 @@ export interface PointResult {
   overrides: string[];
   /** Success ratio of user requests intended in the judging window. */
   success: number;
-  /** Success ratio of requests intended in the first fifth of the run (before most triggers). */
+  /** Success ratio of requests intended before the trigger (see `triggerS`). */
   before: number;
+  /** Seconds from the run start to the trigger: the first timeline event or phase change; with neither, the judging window's start. */
+  triggerS: number;
   verdict: Verdict;
   window: [number, number];
   requests: number;
@@ -77,13 +81,27 @@ export async function runPoint(job: PointJob, signal: AbortSignal = new AbortCon
   const window: [number, number] = job.windowS ?? [totalS * 0.75, totalS];
   const success = recorder.ratio(window[0], window[1]);
   const requests = recorder.started.reduce((a, b) => a + b, 0);
+  const triggerS = triggerAtS(profile, schedule.plan, window[0]);
   return {
     overrides: job.overrides,
     success,
-    before: recorder.ratio(0, totalS * 0.2),
+    before: recorder.ratio(0, triggerS),
+    triggerS,
     verdict: success >= RECOVERED ? 'recovered' : success <= FAILED ? 'failed' : 'degraded',
     window,
     requests,
     wallMs: Math.round(performance.now() - t0),
   };
+}
+
+/**
+ * When the trigger happens, in seconds from the run start: the earliest timeline event (a dip's
+ * first start, a latency window's start, a flush, a shard change, an operator's set) or change of
+ * phase after the first. A run with neither has no trigger to stand before: the judging window's
+ * start stands in for it, so "before" is everything before the window.
+ */
+export function triggerAtS(profile: Profile, plan: Plan, windowStartS: number): number {
+  const times = (profile.topology?.timeline ?? []).map((event) => (event.type === 'dip' ? event.start : event.at));
+  if (plan.phases.length > 1) times.push(plan.phases[1]!.startUs);
+  return times.length > 0 ? Math.min(...times) / 1e6 : windowStartS;
 }

@@ -115,7 +115,9 @@ export function renderSweep(r: SweepResult): string {
     for (const v of first!.values) longest = Math.max(longest, v.length);
     const width = Math.max(first!.path.length + 1 + longest, 10);
     for (const p of r.points)
-      lines.push(`  ${`${first!.path}=${first!.values[p.at[0]!]}`.padEnd(width)}  ${mark(p.result)}   (before the trigger ${(p.result.before * 100).toFixed(1)}%)`);
+      lines.push(
+        `  ${`${first!.path}=${first!.values[p.at[0]!]}`.padEnd(width)}  ${mark(p.result)}   (before the trigger at ${p.result.triggerS.toFixed(0)} s: ${(p.result.before * 100).toFixed(1)}%)`,
+      );
   } else {
     const head = `${first!.path} \\ ${second.path}`;
     const colW = 18;

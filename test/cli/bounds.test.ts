@@ -56,6 +56,16 @@ describe('bounded by design (real CLI)', () => {
     // The command line's own bound (at most 100 values an axis) refuses it first; the plan check's maxRuns backs it for library callers.
     expect(sweep.stderr).toContain('--steps: expected a whole number ≥ 2 and ≤ 100, got "100000"');
   });
+
+  it('sweep --window takes bare seconds like every other duration, and refuses a window that ends before it starts', () => {
+    const ok = stampede(['sweep', 'test/fixtures/cli/small.yaml', '--vary', 'phases[0].rate=100', '--steps', '2', '--window', '1..2', '--parallel', '1', '--quiet']);
+    expect(ok.stderr).not.toContain('--window');
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain('success of requests started in 1–2 s');
+    const bad = stampede(['sweep', 'test/fixtures/cli/small.yaml', '--vary', 'phases[0].rate=100', '--window', '2..1']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--window: expected from..to, got "2..1"');
+  });
 });
 
 describe('intervals on disk, a bounded summary in result.json', () => {

@@ -13,7 +13,7 @@ describe('incident rehearsals', () => {
 
     it('without a fan-out limit: TIME_WAIT pins the port range within a second, then batches fail with dial_error', { timeout: 60_000 }, async () => {
       const { details, recorder } = await run([]);
-      const range = details.hosts['appview']!.portRange;
+      const range = details.hosts['appview']!.portRange as number;
       const timeWait = recorder.intervals.map((g) => g['timeWaitConnections.appview']!);
       expect(timeWait[9]).toBe(0); // before the heavy caller
       expect(timeWait[10]!).toBeGreaterThan(0.9 * range); // one batch later

@@ -34,6 +34,16 @@ describe('stampede sweep on the HotOS retry example', () => {
     expect(renderSweep(r)).toContain('recovers up to 150 (hidden capacity); vulnerable: 700');
   });
 
+  it('"before the trigger" is the success of requests started before the dip at 20 s, not the first fifth of the run', { timeout: 60_000 }, async () => {
+    // A 20 s run longer: the first fifth (22 s) would reach past the dip into the failure.
+    const r = await sweep({ profilePath: profile, vary: ['phases[0].rate=700'], set: ['phases[0].duration=110s'], steps: 2, windowS: [90, 110], parallel: 1 });
+    const point = r.points[0]!.result;
+    expect(point.triggerS).toBe(20);
+    expect(point.before).toBe(1);
+    expect(point.verdict).toBe('failed');
+    expect(renderSweep(r)).toContain('(before the trigger at 20 s: 100.0%)');
+  });
+
   it('a point is a pure function of its inputs: the same in a worker and in this thread', { timeout: 60_000 }, async () => {
     const args = {
       profilePath: profile,

@@ -25,7 +25,7 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
   example: ['stampede sweep profiles/viral-hot-key.yaml --vary keys.hot[0].peak=0.1..0.5', 'where does the system stop recovering as the hot key grows?'],
   builder,
   async run(args, signal) {
-    const [{ sweep, renderSweep }, { parseAxis }, { loadProfile }, { requireTopology }, { ProfileError }, { commandLineError }, { parseDurationUs }, { Progress, progressMode }] =
+    const [{ sweep, renderSweep }, { parseAxis }, { loadProfile }, { requireTopology }, { ProfileError }, { commandLineError, durationOption }, { Progress, progressMode }] =
       await Promise.all([
         import('../../sweep/sweep.ts'),
         import('../../sweep/grid.ts'),
@@ -33,7 +33,6 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
         import('../../profile/topology-required.ts'),
         import('../../profile/issues.ts'),
         import('../input.ts'),
-        import('../../profile/units.ts'),
         import('../progress.ts'),
       ]);
     if (args.vary.length > 2) throw optionError('--vary', `given ${args.vary.length} times; a sweep has one or two axes`, 'e.g. --vary phases[0].rate=100..900');
@@ -41,8 +40,10 @@ export const sweep: StampedeCommand<ArgsOf<typeof builder>> = {
     const parallel = optionalNumberOption('--parallel', args.parallel, { min: 1, max: 64, integer: true, example: '2' });
     let windowS: [number, number] | null = null;
     if (args.window !== undefined) {
-      const [a, b] = args.window.split('..').map((t) => parseDurationUs(t.trim()));
-      if (a === undefined || b === undefined || !(b > a)) throw commandLineError('--window', `expected from..to, got "${args.window}"`, 'e.g. --window 60s..90s');
+      // Each end like every other duration: "60s", "1m", or bare seconds "60".
+      const ends = args.window.split('..');
+      const [a, b] = ends.length === 2 ? ends.map((t) => durationOption('--window', t, true)) : [];
+      if (a === undefined || b === undefined || !(b > a)) throw commandLineError('--window', `expected from..to, got "${args.window}"`, 'e.g. --window 60s..90s or 60..90');
       windowS = [a / 1e6, b / 1e6];
     }
     const progress = new Progress(process.stderr, progressMode(args, process.stderr.isTTY === true));

@@ -84,6 +84,11 @@ export class CallFlow implements CallSettler {
   }
 
   callFailed(call: Call, reason: number): void {
+    if (call.plan?.optional === true) {
+      // The request goes on without an optional dependency.
+      call.group.stats.optionalFailed++;
+      return this.settle(call, 0);
+    }
     // The value was read; a failed write-back only means the next reader misses again.
     this.settle(call, call.stage === STAGE_FILL ? 0 : reason);
   }

@@ -16,6 +16,8 @@ export interface CallPlan {
   fill: boolean;
   /** A write: a database makes a new version of the key; a cache sets it. */
   write: boolean;
+  /** Skipped when its pool is disabled or exhausted; its failures do not fail the request. */
+  optional: boolean;
 }
 
 /** The destination node of a call for `key`. */

@@ -27,6 +27,8 @@ export interface ConnectionTotals {
 export interface CallSettler {
   attemptSucceeded(call: Call): void;
   callFailed(call: Call, reason: number): void;
+  /** Hands a finished call to its parent (reason 0: success) and frees it. */
+  settle(call: Call, reason: number): void;
   /** Delivers a node's reply to the call that sent the request, unless that call gave up. */
   reply(callId: number, gen: number, reason: number, hit: boolean): void;
 }
@@ -44,6 +46,9 @@ export class ModelContext {
   serverConns: ServerConnections = undefined as unknown as ServerConnections;
   /** Newest version of every key (written by database writes), when some cache tracks copies. */
   keyVersion = new Uint32Array(0);
+  /** When each key's newest version, and the one before it, were written (µs): how long a copy has been out of date. */
+  keyWrittenAtUs = new Float64Array(0);
+  keyPrevWrittenAtUs = new Float64Array(0);
   /** Set once by `buildModel` (the flow needs the context first). */
   flow: CallSettler = undefined as unknown as CallSettler;
 
@@ -52,6 +57,24 @@ export class ModelContext {
     readonly seed: number,
     readonly listener: ModelListener,
   ) {}
+
+  /** A database write made a new version of `key` (tracked only when some cache keeps copies). */
+  keyWritten(key: number): void {
+    if (this.keyVersion.length === 0) return;
+    this.keyVersion[key]!++;
+    this.keyPrevWrittenAtUs[key] = this.keyWrittenAtUs[key]!;
+    this.keyWrittenAtUs[key] = this.sim.nowUs;
+  }
+
+  /**
+   * How long a copy at `version` (older than the newest) has been out of date at least: since the
+   * write that replaced it (the newest write when it is one version behind; the one before when it
+   * is further behind).
+   */
+  staleForUs(key: number, version: number): number {
+    const newest = this.keyVersion[key]!;
+    return this.sim.nowUs - (version === newest - 1 ? this.keyWrittenAtUs[key]! : this.keyPrevWrittenAtUs[key]!);
+  }
 
   freeCall(call: Call): void {
     call.gen++;

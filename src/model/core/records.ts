@@ -55,6 +55,10 @@ export class Call {
   connState = 0;
   /** The server task holding this attempt's request (caches), -1 when unknown: its connection's fd outlives a client close until that task is done. */
   serverTask = -1;
+  /** When the current attempt's request went out, and when (and whether) it gets or got a hedge. */
+  attemptSentAtUs = 0;
+  hedgeAtUs = -1;
+  hedged = false;
   /** The user request's schedule position: picks the client instance at every hop. */
   userSeq = 0;
   kind = 0;

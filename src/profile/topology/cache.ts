@@ -80,6 +80,18 @@ export const CacheSchema = z
       description:
         'Track a copy and its version per (key, shard), so clients with different views fill a key on several shards and an old copy stays readable: hits on an out-of-date copy count as stale reads. Memory grows with keys × shards: small keyspaces only.',
     }),
+    ttl: durationOrInfinite.prefault('inf').meta({
+      description:
+        'Time to live of an entry from its last set: a get that finds it older misses (an expiry miss, counted in `expired`) and drops it. "inf": entries leave only by eviction, flush or a dead shard. A warm start counts as set at 0.',
+    }),
+    flushOnRejoin: z.boolean().default(false).meta({
+      description:
+        'A shard that rejoins the cluster after a removeShards (a later addShards brings the last removed back first) is flushed: cold misses instead of whatever it held, which may have changed while it was out (stale data, visible as staleReads with copies). false: it rejoins with its contents.',
+    }),
+    staleAfter: duration.prefault('1s').meta({
+      description:
+        'With copies: a hit on an old copy counts in `staleReads` only when the copy has been out of date for longer than this; within it (the normal window between a database write and the cache set that follows) it counts in `staleReadsInWindow`.',
+    }),
     packetLoss: z
       .strictObject({
         shards: z.number().int().min(1).meta({ description: 'The first this-many shards drop packets (Twitter 2011-08: softirq on CPU0 without IRQ affinity).' }),

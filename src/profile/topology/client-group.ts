@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeDistribution } from '../distribution.ts';
 import { countOrInfinite, duration, durationOrInfinite } from '../units.ts';
 import { componentName } from './common.ts';
 
@@ -86,7 +87,7 @@ export const MarkDownSchema = z
     }),
     then: z.enum(['miss', 'rehash']).default('miss').meta({
       description:
-        'Cache calls to a dead node: miss = skip the cache (read the fallback, no fill; 2018-06); rehash = use the next live node on the ketama ring, in this instance’s own view (2011-08).',
+        'Cache calls to a dead node: miss = skip the cache (read the fallback, no fill; 2018-06) — a cache read through this group then needs `onMiss` (refused without: the skip would be an instant success); rehash = use the next live node on the ketama ring, in this instance’s own view (2011-08).',
     }),
   })
   .meta({ description: 'Client-side ejection: each instance keeps its own view of which nodes are dead.' });
@@ -97,8 +98,36 @@ export const HotKeyCacheSchema = z
     threshold: z.number().int().min(1).default(10).meta({ description: 'Samples of one key within a window that make it hot.' }),
     window: duration.prefault('1s').meta({ description: 'Counting window; counts reset at its end.' }),
     ttl: duration.prefault('10s').meta({ description: 'How long a promoted key is served from the in-process cache.' }),
+    refresh: z.boolean().default(false).meta({
+      description:
+        'On expiry, refresh instead of forgetting: the first read within a ttl after it fetches the key from the cache and renews the local copy for another ttl. false: an expired key goes back to the cache until the detector finds it hot again.',
+    }),
   })
   .meta({ description: 'Hot-key detection per client instance (sampled counts) with promotion to an in-process cache: a promoted key’s reads never leave the client.' });
+
+export const HedgeSchema = z
+  .strictObject({
+    after: duration.optional().meta({ description: 'Send the hedge when no reply came within this long of the request.' }),
+    percentile: z.number().gt(0).lt(100).optional().meta({
+      description:
+        'Instead of `after`: when no reply came within this percentile of the group’s recent reply times (successful attempts; a decaying histogram updated every 1,024 replies — no hedge before the first 1,024).',
+    }),
+  })
+  .refine((h) => (h.after === undefined) !== (h.percentile === undefined), 'expected exactly one of `after` or `percentile`')
+  .meta({
+    description:
+      'Hedged requests (The Tail at Scale): an attempt still waiting at the threshold sends the same request again to the same destination; the first reply wins and the other request’s connection is dropped (its server work goes on). A hedge needs a connection free at once (idle, a free pipelining slot, or a new one below maxOpen with no connectCost); without one it is not sent. Counted as hedges and hedgesSkipped.',
+  });
+
+export const ClosedLoopSchema = z
+  .strictObject({
+    users: z.number().int().min(1).meta({ description: 'Users, each with one request out at a time.' }),
+    thinkTime: timeDistribution.prefault(0).meta({ description: 'Pause between a reply (or failure) and the same user’s next request.' }),
+  })
+  .meta({
+    description:
+      'Closed-loop load (only on the `caller` group): users send the profile’s requests in order, each when its previous one has ended and it has thought — not at their scheduled times. Offered load then follows the system: a stall slows the senders and hides its own latency (coordinated omission; the run is flagged INVALID). Requests stop at the end of the run or when the schedule has none left, so give the phases a rate at least users / (thinkTime + response time).',
+  });
 
 export const ClientGroupSchema = z
   .strictObject({
@@ -110,7 +139,7 @@ export const ClientGroupSchema = z
       .meta({ description: 'Independent client instances (processes), each with its own pools. Requests are spread over them round-robin by user request.' }),
     host: componentName.optional().meta({
       description:
-        'Name in `hosts`. Instance i of every group on the same host runs on that host’s machine i and shares its port table. Absent: a private host with Linux defaults.',
+        'Name in `hosts`. Instance i of every group on the same host runs on that host’s machine i and shares its port table. Absent: a private host that counts TIME_WAIT (60 s) but has no port limit — ephemeral-port exhaustion is modelled only on a host the topology names.',
     }),
     pool: PoolSchema.prefault({}),
     fanoutLimit: countOrInfinite
@@ -124,6 +153,8 @@ export const ClientGroupSchema = z
     retries: RetriesSchema.prefault({}),
     markDown: MarkDownSchema.optional(),
     hotKeyCache: HotKeyCacheSchema.optional(),
+    closedLoop: ClosedLoopSchema.optional(),
+    hedge: HedgeSchema.optional(),
   })
   .meta({ description: 'The caller side of an edge: client instances, their connection pools, timeout, retries and fan-out limit.' });
 export type ClientGroup = z.output<typeof ClientGroupSchema>;

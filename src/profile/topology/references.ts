@@ -38,6 +38,8 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
     }
   }
   for (const [name, group] of Object.entries(t.clientGroups)) {
+    if (group.closedLoop !== undefined && t.caller !== name)
+      issues.push({ path: ['clientGroups', name, 'closedLoop'], message: `closed-loop users are the profile's callers: set \`caller: ${name}\` (one group for every client)` });
     if (group.host !== undefined && !hosts.has(group.host))
       issues.push({ path: ['clientGroups', name, 'host'], message: `expected the name of a host in hosts, got "${group.host}"` });
   }
@@ -48,6 +50,12 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
       const target = kindOf.get(call.to);
       if (!target) issues.push({ path: [...at, 'to'], message: `expected a service, cache or database name, got "${call.to}"` });
       if (!groups.has(call.via)) issues.push({ path: [...at, 'via'], message: `expected the name of a client group in clientGroups, got "${call.via}"` });
+      const markDown = t.clientGroups[call.via]?.markDown;
+      if (target === 'cache' && !call.write && !call.onMiss && markDown?.then === 'miss')
+        issues.push({
+          path: [...at, 'onMiss'],
+          message: `clientGroups.${call.via}.markDown.then is "miss", so a node it ejects is skipped as a miss; without onMiss nothing reads the value and the skip would be an instant success. Add onMiss (the read a miss falls back to), or use then: rehash`,
+        });
       if (call.onMiss) {
         if (target !== undefined && target !== 'cache') issues.push({ path: [...at, 'onMiss'], message: `onMiss is only for calls to a cache; "${call.to}" is a ${target}` });
         const missTarget = kindOf.get(call.onMiss.to);

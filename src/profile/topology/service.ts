@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { timeDistribution } from '../distribution.ts';
+import { duration } from '../units.ts';
 import { componentName, positiveCountOrInfinite, QueueSchema } from './common.ts';
 import { ErrorLogSchema, GcSchema, MemorySchema } from './process.ts';
 
@@ -27,6 +28,10 @@ export const CallSchema = z
       description:
         'A write: to a database it makes a new version of the key; to a cache it sets the key (at the shard this client instance sees as its owner) with the newest version. Without it calls are reads.',
     }),
+    optional: z.boolean().default(false).meta({
+      description:
+        'An optional dependency: when its pool is disabled (maxOpen 0, e.g. an operator’s `set`) or exhausted (at maxOpen with no connection free) the call is skipped at once instead of waiting, and any failure of it is ignored — the request goes on without it (Black Friday: "turn scheduling off"). Skips and ignored failures are counted per client group.',
+    }),
     fill: z.boolean().default(true).meta({
       description: 'With onMiss: write the value back to the cache after a successful read — a set through `via`, waited for before the item completes; its failure is ignored.',
     }),
@@ -40,6 +45,10 @@ export const ServiceSchema = z
     queue: QueueSchema.prefault({}),
     serviceTime: timeDistribution.prefault(0).meta({ description: 'CPU time per request, before its calls.' }),
     itemTime: timeDistribution.optional().meta({ description: 'Extra CPU time per key of the request (one draw per key), added to serviceTime.' }),
+    latencyPerInFlight: duration.prefault('0s').meta({
+      description:
+        'Added to a request’s service time for every request in the service when it starts (running and queued, itself included): latency = serviceTime + latencyPerInFlight × in-flight. A server that slows with its concurrency (lock contention, context switches) — with `workers: inf`, the shape behind retry-driven spike collapse. 0: none.',
+    }),
     calls: z.array(CallSchema).default([]),
     cpus: positiveCountOrInfinite
       .prefault('inf')

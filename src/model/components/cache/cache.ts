@@ -46,10 +46,16 @@ export class CacheStats {
   lost = 0;
   /** Ops that had to wait for the next CPU-quota period. */
   throttled = 0;
-  /** Hits on a copy older than the key's newest version (copies: true). */
+  /** Gets that found their key older than the cache's ttl: it expired (a miss; the entry is dropped). */
+  expired = 0;
+  /** Shards flushed as they rejoined the cluster (flushOnRejoin). */
+  rejoinFlushes = 0;
+  /** Hits on a copy out of date for longer than `staleAfter` (copies: true): a fault, not the write race. */
   staleReads = 0;
   /** Shards restarted by a health-check monitor (each comes back empty). */
   monitorRestarts = 0;
+  /** Hits on a copy out of date for at most `staleAfter`: the normal window between a database write and the cache update. */
+  staleReadsInWindow = 0;
 }
 
 /** One cache, built from its topology section. */
@@ -115,6 +121,8 @@ export class CacheNode implements ModelNode, EventHandler {
   readonly acceptQueue: AcceptQueue;
   /** Per shard: incremented when its process dies; tasks of an older epoch belong to the dead process. */
   private readonly epochs: Int32Array;
+  /** With a ttl: when each entry was last set (µs); empty without one. */
+  private readonly setAtUs: Float64Array;
 
   constructor(
     private readonly ctx: ModelContext,
@@ -156,6 +164,7 @@ export class CacheNode implements ModelNode, EventHandler {
     );
     this.quota = spec.cpuQuota ? new CpuQuota(spec.cpuQuota.cores * spec.cpuQuota.period, spec.cpuQuota.period, slots, this.stats) : null;
     this.handlerId = ctx.sim.register(this);
+    this.setAtUs = new Float64Array(Number.isFinite(spec.ttl) ? (keyspace.count + keyspace.hotKeys.length) * (spec.copies ? slots : 1) : 0);
     if (spec.warm) warmShards(this.lru, this.placement.active, keyspace.count, (key) => this.placement.shardOf(key));
   }
 
@@ -194,8 +203,7 @@ export class CacheNode implements ModelNode, EventHandler {
     const shard = this.placement.shardOf(key);
     if (this.memory.dead[shard] === 1) return;
     this.stats.sets++;
-    this.lru.insert(key, shard);
-    if (this.lru.copies) this.lru.version[this.lru.entry(key, shard)] = this.ctx.keyVersion[key]!;
+    this.store(key, shard);
   }
 
   /** Every shard loses its contents (a restart of the whole tier, a flush). */
@@ -203,9 +211,19 @@ export class CacheNode implements ModelNode, EventHandler {
     for (let shard = 0; shard < this.slots; shard++) this.lru.clear(shard);
   }
 
-  /** Membership change: `delta` shards join (> 0) or the highest-numbered leave (< 0). Keys are re-placed lazily. */
+  /**
+   * Membership change: a shard joins (> 0: the one removed last rejoins, with whatever it still
+   * holds unless flushOnRejoin) or the highest-numbered leaves (< 0). Keys are re-placed lazily.
+   */
   resize(delta: number): void {
-    if (this.placement.resize(delta)) this.stats.membershipChanges++;
+    const shard = this.placement.resize(delta);
+    if (shard < 0) return;
+    this.stats.membershipChanges++;
+    if (delta > 0 && this.spec.flushOnRejoin && this.lru.size[shard]! > 0) {
+      // Cold misses instead of stale data: what it held may have changed while it was out.
+      this.lru.clear(shard);
+      this.stats.rejoinFlushes++;
+    }
   }
 
   /** Restarts one dead shard (empty), back into the ring; false when none is dead. */
@@ -367,22 +385,40 @@ export class CacheNode implements ModelNode, EventHandler {
   /** A set at the end of its service time; never a hit. */
   private set(key: number, shard: number): boolean {
     this.stats.sets++;
-    if (this.memory.dead[shard] !== 1) {
-      this.lru.insert(key, shard);
-      if (this.lru.copies) this.lru.version[this.lru.entry(key, shard)] = this.ctx.keyVersion[key]!;
-    }
+    if (this.memory.dead[shard] !== 1) this.store(key, shard);
     return false;
+  }
+
+  /** The key's newest value lands on `shard`: its version (copies) and set time (ttl) with it. */
+  private store(key: number, shard: number): void {
+    this.lru.insert(key, shard);
+    const entry = this.lru.entry(key, shard);
+    if (this.lru.copies) this.lru.version[entry] = this.ctx.keyVersion[key]!;
+    if (this.setAtUs.length > 0) this.setAtUs[entry] = this.ctx.sim.nowUs;
   }
 
   private get(key: number, shard: number): boolean {
     this.stats.gets++;
-    const hit = this.lru.touch(key, shard);
+    let hit = this.lru.touch(key, shard);
+    if (hit && this.setAtUs.length > 0 && this.ctx.sim.nowUs - this.setAtUs[this.lru.entry(key, shard)]! > this.spec.ttl) {
+      // Expired: memcached drops it on the get that finds it, and answers a miss.
+      this.lru.remove(key, shard);
+      this.stats.expired++;
+      hit = false;
+    }
     this.load.get(shard, hit);
     if (hit) {
       this.stats.hits++;
-      if (this.lru.copies && this.lru.version[this.lru.entry(key, shard)]! < this.ctx.keyVersion[key]!) this.stats.staleReads++;
+      if (this.lru.copies) this.countStale(key, this.lru.version[this.lru.entry(key, shard)]!);
     }
     return hit;
+  }
+
+  /** A hit on an old copy: within the write-to-update window, or stale beyond it. */
+  private countStale(key: number, version: number): void {
+    if (version >= this.ctx.keyVersion[key]!) return;
+    if (this.ctx.staleForUs(key, version) > this.spec.staleAfter) this.stats.staleReads++;
+    else this.stats.staleReadsInWindow++;
   }
 
   private replied(task: Task): void {

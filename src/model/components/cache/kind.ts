@@ -7,7 +7,13 @@ import { CacheNode, type CacheStats } from './cache.ts';
 import { perShard } from './shard-specs.ts';
 
 const SHARDS = defineGauge('shards', 'count', 'cache', 'shards in the ring at the sample');
-const STALE_READS = defineGauge('staleReads', 'count', 'cache', 'hits on an out-of-date copy, since the start');
+const STALE_READS = defineGauge('staleReads', 'count', 'cache', 'hits on a copy out of date for longer than the cache’s staleAfter, since the start');
+const STALE_READS_IN_WINDOW = defineGauge(
+  'staleReadsInWindow',
+  'count',
+  'cache',
+  'hits on a copy out of date for at most staleAfter (the normal window between a database write and the cache update), since the start',
+);
 const THROTTLED_OPS = defineGauge('throttledOps', 'count', 'cache', 'ops that waited for the next CPU-quota period, since the start');
 const SHARD_CONNECTIONS_MAX = defineGauge('shardConnectionsMax', 'count', 'connections', 'open connections to the busiest shard at the sample');
 const DEAD_SHARDS = defineGauge('deadShards', 'count', 'cache', 'shards OOM-killed and not restarted at the sample');
@@ -37,7 +43,12 @@ export const cacheKind: ComponentKind<CacheNode> = {
   nodeSlots: (name, wiring) => shardSlots(name, wiring.topology.caches[name]!.shards, wiring.topology.timeline),
   build(wiring) {
     const { ctx, topology, plan } = wiring;
-    if (Object.values(topology.caches).some((c) => c.copies)) ctx.keyVersion = new Uint32Array(plan.keyspace.count + plan.keyspace.hotKeys.length);
+    if (Object.values(topology.caches).some((c) => c.copies)) {
+      const keys = plan.keyspace.count + plan.keyspace.hotKeys.length;
+      ctx.keyVersion = new Uint32Array(keys);
+      ctx.keyWrittenAtUs = new Float64Array(keys);
+      ctx.keyPrevWrittenAtUs = new Float64Array(keys);
+    }
     for (const [name, spec] of Object.entries(topology.caches)) {
       const r = wiring.rng(`cache:${name}`);
       // Value sizes draw from their own stream, so turning the NIC on does not shift service times.
@@ -93,6 +104,7 @@ function cacheComponent(cache: CacheNode, connections: Int32Array, connectionFig
     hitRatio: gaugeKey(SHARED_GAUGES.hitRatio, name),
     shards: gaugeKey(SHARDS, name),
     staleReads: gaugeKey(STALE_READS, name),
+    staleReadsInWindow: gaugeKey(STALE_READS_IN_WINDOW, name),
     throttledOps: gaugeKey(THROTTLED_OPS, name),
     shardConnectionsMax: gaugeKey(SHARD_CONNECTIONS_MAX, name),
     deadShards: gaugeKey(DEAD_SHARDS, name),
@@ -114,7 +126,7 @@ function cacheComponent(cache: CacheNode, connections: Int32Array, connectionFig
     gaugeSpecs: [
       SHARED_GAUGES.hitRatio,
       SHARDS,
-      ...(copies ? [STALE_READS] : []),
+      ...(copies ? [STALE_READS, STALE_READS_IN_WINDOW] : []),
       THROTTLED_OPS,
       SHARD_CONNECTIONS_MAX,
       // Both only move once memory is modelled (a dead shard is an OOM kill).
@@ -132,7 +144,10 @@ function cacheComponent(cache: CacheNode, connections: Int32Array, connectionFig
       const hits = stats.hits - lastHits;
       into[key.hitRatio] = gets > 0 ? hits / gets : 0;
       into[key.shards] = cache.shards;
-      if (copies) into[key.staleReads] = stats.staleReads;
+      if (copies) {
+        into[key.staleReads] = stats.staleReads;
+        into[key.staleReadsInWindow] = stats.staleReadsInWindow;
+      }
       into[key.throttledOps] = stats.throttled;
       let conns = 0;
       for (let s = 0; s < cache.slots; s++) conns = Math.max(conns, connections[cache.nodeBase + s]!);

@@ -92,6 +92,16 @@ export class ShardedLru {
     }
   }
 
+  /** Drops (key, shard) if present there (an expired entry). */
+  remove(key: number, shard: number): void {
+    const e = this.entry(key, shard);
+    if (this.prev[e] === ABSENT || (!this.copies && this.home[e] !== shard)) return;
+    this.unlink(e, shard);
+    this.prev[e] = ABSENT;
+    this.next[e] = ABSENT;
+    this.size[shard]!--;
+  }
+
   /** Empties one shard (its process died: memory is gone). */
   clear(shard: number): void {
     let e = this.head[shard]!;

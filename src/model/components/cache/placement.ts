@@ -25,8 +25,10 @@ export class ShardPlacement {
   active: number;
   private readonly members: Int32Array;
   private readonly inRing: Uint8Array;
-  /** Next never-used slot (timeline additions take slots in order). */
+  /** Next never-used slot (timeline additions take slots in order, after the removed ones). */
   private nextSpare: number;
+  /** Shards the timeline removed, most recent last: an addition brings these back first (a rejoin). */
+  private readonly removed: number[] = [];
   private readonly shardOfKey: Uint32Array;
   private readonly keyHash: Uint32Array;
   private readonly hashKnown: Uint8Array;
@@ -77,13 +79,21 @@ export class ShardPlacement {
     return this.inRing[shard] === 1;
   }
 
-  /** `delta` shards join (> 0, from the spare slots) or the highest-numbered leaves (< 0); false when nothing changed. */
-  resize(delta: number): boolean {
-    if (delta > 0 && this.nextSpare < this.slots) this.inRing[this.nextSpare++] = 1;
-    else if (delta < 0 && this.active > 1) this.inRing[this.members[this.active - 1]!] = 0;
-    else return false;
+  /**
+   * One shard joins (`delta` > 0: the one removed last rejoins, else a never-used slot) or the
+   * highest-numbered leaves (< 0). Returns that shard, or -1 when nothing changed.
+   */
+  resize(delta: number): number {
+    let shard = -1;
+    if (delta > 0 && this.removed.length > 0) shard = this.removed.pop()!;
+    else if (delta > 0 && this.nextSpare < this.slots) shard = this.nextSpare++;
+    else if (delta < 0 && this.active > 1) {
+      shard = this.members[this.active - 1]!;
+      this.removed.push(shard);
+    } else return -1;
+    this.inRing[shard] = delta > 0 ? 1 : 0;
     this.rebuild();
-    return true;
+    return shard;
   }
 
   join(shard: number): void {

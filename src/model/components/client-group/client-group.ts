@@ -4,6 +4,7 @@ import { Rng, deriveSeed } from '../../../schedule/rng.ts';
 import type { ClientGroup } from '../../../profile/topology/index.ts';
 import type { ModelContext } from '../../core/context.ts';
 import type { HostState } from '../host/host.ts';
+import { HedgeDelay } from './hedging.ts';
 import { HotKeyCache } from './hot-keys.ts';
 import { Pool } from './pool.ts';
 import { CHECKOUT_TIMEOUT, CONNECTION_REFUSED, DIAL_ERROR, POOL_DISABLED, TIMEOUT } from '../../core/reasons.ts';
@@ -12,6 +13,7 @@ import { DIAL_ACCEPTED, DIAL_DROPPED, DIAL_REFUSED } from '../../core/server-con
 
 const EV_CONNECTED = 1;
 const EV_BACKOFF_DONE = 2;
+const EV_HEDGE = 3;
 
 /** Counters of one client group, for the run's details. */
 export class ClientGroupStats {
@@ -30,6 +32,14 @@ export class ClientGroupStats {
   routedAround = 0;
   /** Dials refused by a destination at its connection limit. */
   refused = 0;
+  /** Optional calls skipped because their pool was disabled or had no connection free. */
+  optionalSkipped = 0;
+  /** Optional calls that failed; their requests went on without them. */
+  optionalFailed = 0;
+  /** Hedged requests sent (a second copy of a request still waiting at the threshold). */
+  hedges = 0;
+  /** Hedges due but not sent: no connection free at once. */
+  hedgesSkipped = 0;
   /** Calls waiting for a connection right now. */
   waiting = 0;
   waitingHighWater = 0;
@@ -65,6 +75,9 @@ export class ClientGroupModel implements EventHandler {
   private readonly checkoutDeadlines: DeadlineQueue | null;
   private readonly replyDeadlines: DeadlineQueue | null;
   readonly markDown: NonNullable<ClientGroup['markDown']> | null;
+  /** When a waiting attempt gets a hedge (null: no hedging). */
+  readonly hedge: HedgeDelay | null;
+  private readonly connectsFree: boolean;
   /** Hot-key detection and in-process cache (null: none). */
   readonly hotKeys: HotKeyCache | null;
   /** Per pool (instance × node): consecutive failed attempts, and until when the node is dead for that instance. */
@@ -105,8 +118,12 @@ export class ClientGroupModel implements EventHandler {
     }
     this.maxOpenEver = spec.pool.maxOpen;
     this.markDown = spec.markDown ?? null;
+    this.hedge = spec.hedge ? new HedgeDelay(spec.hedge.after, spec.hedge.percentile) : null;
+    this.connectsFree = spec.pool.connectCost === 0;
     const hk = spec.hotKeyCache;
-    this.hotKeys = hk ? new HotKeyCache(spec.instances, hk.sampleRate, hk.threshold, hk.window, hk.ttl, new Rng(deriveSeed(ctx.seed, `model:clientGroup:${name}:hotKeys`))) : null;
+    this.hotKeys = hk
+      ? new HotKeyCache(spec.instances, hk.sampleRate, hk.threshold, hk.window, hk.ttl, new Rng(deriveSeed(ctx.seed, `model:clientGroup:${name}:hotKeys`)), hk.refresh)
+      : null;
     const pairs = this.markDown === null ? 0 : spec.instances * targets.length;
     this.sharedView = this.markDown?.view === 'shared';
     this.consecutiveFailures = new Int32Array(pairs);
@@ -200,6 +217,7 @@ export class ClientGroupModel implements EventHandler {
 
   /** Starts an attempt: an idle connection, else a new one, else a FIFO wait (bounded by checkoutTimeout). */
   start(call: Call): void {
+    if (this.pooled && call.plan?.optional === true && unavailable(this.pools[call.pool]!)) return this.skipOptional(call);
     this.stats.attempts++;
     call.connState = DIAL_ACCEPTED;
     if (!this.pooled) return this.send(call);
@@ -223,17 +241,72 @@ export class ClientGroupModel implements EventHandler {
     this.checkoutDeadlines?.push(call.id, call.gen);
   }
 
+  /** An optional dependency that is switched off or has no connection free: the request goes on without it. */
+  private skipOptional(call: Call): void {
+    this.stats.optionalSkipped++;
+    this.ctx.flow.settle(call, 0);
+  }
+
   handle(code: number, callId: number): void {
     const call = this.ctx.calls.items[callId]!;
+    // A hedge timer may outlive its attempt, and the record may belong to another group by now.
+    if (code === EV_HEDGE) return this.hedgeDue(call);
     if (this.orphaned(call)) return;
     if (code === EV_CONNECTED) this.send(call);
     else if (code === EV_BACKOFF_DONE) this.start(call);
+  }
+
+  /**
+   * An attempt's hedge timer fired. It is this attempt's (same generation, the time it was set
+   * for) and the attempt still waits: send the same request again, on a connection free now.
+   */
+  private hedgeDue(call: Call): void {
+    if (call.group !== this || call.epoch !== this.epoch || call.state !== CALL_SENT || call.hedged || call.hedgeAtUs !== this.ctx.sim.nowUs) return;
+    // A first request still in an accept queue or behind a dropped SYN is the server's connection
+    // problem, not a slow reply: no hedge (and its connection's fd accounting stays exact).
+    if (call.connState !== DIAL_ACCEPTED) {
+      this.stats.hedgesSkipped++;
+      return;
+    }
+    if (this.pooled && !this.takeFreeConnection(this.pools[call.pool]!, call.node)) {
+      this.stats.hedgesSkipped++;
+      return;
+    }
+    call.hedged = true;
+    this.stats.hedges++;
+    this.ctx.nodes[call.node]!.accept(call, call.node);
+  }
+
+  /** A connection for a hedge without waiting: a free pipelining slot, an idle one, or a new one (below maxOpen, no dial time). */
+  private takeFreeConnection(pool: Pool, node: number): boolean {
+    if (pool.spare > 0) {
+      pool.spare--;
+      return true;
+    }
+    if (pool.idle > 0) {
+      pool.idle--;
+      this.ctx.totals.idle--;
+      return true;
+    }
+    if (pool.open >= pool.maxOpen || !this.connectsFree || !pool.host.canDial(pool.table)) return false;
+    // Only a connection the server takes at once: a hedge does not wait in an accept queue.
+    if (!this.ctx.serverConns.canAccept(node) || this.ctx.serverConns.dial(node) !== DIAL_ACCEPTED) return false;
+    this.openConnection(pool, node);
+    return true;
+  }
+
+  /** The hedged pair's other request is abandoned: a pipelined slot is given up, a plain connection closed. */
+  private dropOther(pool: Pool): void {
+    if (pool.depth > 1) this.release(pool);
+    else this.closeAndServeWaiters(pool);
   }
 
   /** A node's reply to a call still waiting for it (checked by the caller). */
   replied(call: Call, reason: number, hit: boolean): void {
     if (this.orphaned(call)) return;
     call.gen++;
+    if (call.hedged && this.pooled) this.dropOther(this.pools[call.pool]!);
+    if (reason === 0 && this.hedge !== null) this.hedge.observe(this.ctx.sim.nowUs - call.attemptSentAtUs);
     if (this.pooled) this.release(this.pools[call.pool]!);
     if (reason !== 0) return this.attemptFailed(call, reason);
     call.hit = hit;
@@ -255,23 +328,34 @@ export class ClientGroupModel implements EventHandler {
       return this.attemptFailed(call, CONNECTION_REFUSED);
     }
     call.connState = answer;
-    pool.node = call.node;
-    pool.host.opened(pool.table);
-    if (++pool.open > pool.openHighWater) pool.openHighWater = pool.open;
-    // This call takes one slot of the new connection; the rest are free for pipelining.
-    pool.spare += pool.depth - 1;
-    this.ctx.totals.open++;
-    this.stats.dials++;
+    this.openConnection(pool, call.node);
     if (this.connectCostUs > 0) {
       call.state = CALL_DIALING;
       this.ctx.sim.after(this.connectCostUs, this.handlerId, EV_CONNECTED, call.id);
     } else this.send(call);
   }
 
+  /** A new connection of `pool` to `node` the destination took (ServerConnections.dial): a port on the host. */
+  private openConnection(pool: Pool, node: number): void {
+    pool.node = node;
+    pool.host.opened(pool.table);
+    if (++pool.open > pool.openHighWater) pool.openHighWater = pool.open;
+    // Its opener takes one slot; the rest are free for pipelining.
+    pool.spare += pool.depth - 1;
+    this.ctx.totals.open++;
+    this.stats.dials++;
+  }
+
   private send(call: Call): void {
     call.state = CALL_SENT;
     call.serverTask = -1;
+    call.hedged = false;
+    call.attemptSentAtUs = this.ctx.sim.nowUs;
     this.replyDeadlines?.push(call.id, call.gen);
+    if (this.hedge !== null && Number.isFinite(this.hedge.us)) {
+      call.hedgeAtUs = this.ctx.sim.nowUs + this.hedge.us;
+      this.ctx.sim.at(call.hedgeAtUs, this.handlerId, EV_HEDGE, call.id);
+    }
     // A dropped SYN: the request never leaves; the timeout decides.
     if (call.connState !== DIAL_DROPPED) this.ctx.nodes[call.node]!.accept(call, call.node);
   }
@@ -391,15 +475,26 @@ export class ClientGroupModel implements EventHandler {
     this.stats.timeouts++;
     // The reply may still come; the client cannot match it any more, so it drops the connection.
     const pool = this.pooled ? this.pools[call.pool]! : null;
-    if (pool !== null && pool.depth > 1) {
+    // A hedged attempt holds two requests: both are given up.
+    for (let held = call.hedged ? 2 : 1; held > 0 && pool !== null; held--) {
       // Pipelined: the slot is abandoned (its late reply will be discarded), the connection stays.
-      this.release(pool);
-    } else if (pool !== null) {
-      this.closeTimedOut(pool, call, gen);
-      // The closed connection frees a slot under maxOpen: dial for the oldest waiter.
-      this.dialForWaiters(pool);
+      if (pool.depth > 1) this.release(pool);
+      else {
+        // The hedge's twin is closed as if the server had nothing pending on it; the attempt's own
+        // connection keeps the server's fd until the server reaches its request.
+        if (held === 2) this.close(pool);
+        else this.closeTimedOut(pool, call, gen);
+        // The closed connection frees a slot under maxOpen: dial for the oldest waiter.
+        this.dialForWaiters(pool);
+      }
     }
     this.attemptFailed(call, TIMEOUT);
+  }
+
+  /** Closes a connection; the slot it frees under maxOpen dials for the oldest waiter. */
+  private closeAndServeWaiters(pool: Pool): void {
+    this.close(pool);
+    this.dialForWaiters(pool);
   }
 
   private checkoutExpired(call: Call): void {
@@ -445,4 +540,9 @@ export class ClientGroupModel implements EventHandler {
     const low = jitter === 'equal' ? Math.floor(delay / 2) : 0;
     return low + Math.floor(this.rng.next() * (delay - low + 1));
   }
+}
+
+/** Switched off, or every connection busy and no more may open: an optional call would have to wait. */
+function unavailable(pool: Pool): boolean {
+  return pool.maxOpen === 0 || (pool.spare === 0 && pool.idle === 0 && pool.open >= pool.maxOpen);
 }

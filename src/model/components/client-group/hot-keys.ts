@@ -5,6 +5,8 @@ export class HotKeyStats {
   promotions = 0;
   /** Cache reads answered from the in-process cache. */
   localHits = 0;
+  /** Expired keys renewed by a read (refresh) instead of waiting to be detected again. */
+  refreshes = 0;
 }
 
 /**
@@ -26,6 +28,8 @@ export class HotKeyCache {
     private readonly windowUs: number,
     private readonly ttlUs: number,
     private readonly rng: Rng,
+    /** Renew an expired key on its next read instead of forgetting it. */
+    private readonly refresh = false,
   ) {
     this.counts = Array.from({ length: instances }, () => new Map());
     this.promotedUntil = Array.from({ length: instances }, () => new Map());
@@ -41,6 +45,12 @@ export class HotKeyCache {
     if (until > nowUs) {
       this.stats.localHits++;
       return true;
+    }
+    if (this.refresh && nowUs < until + this.ttlUs) {
+      // This read goes to the cache and brings the value back: the key stays promoted.
+      promoted.set(key, nowUs + this.ttlUs);
+      this.stats.refreshes++;
+      return false;
     }
     promoted.delete(key);
     return false;

@@ -71,11 +71,15 @@ function groupTargets(wiring: Wiring): Map<string, Set<number>> {
   return targets;
 }
 
-/** A private host named after the group, with Linux defaults. */
+/**
+ * A private host named after the group: TIME_WAIT is counted (Linux's 60 s) but ports are
+ * unlimited. A port limit is a property of a machine the topology names (`host`), not a default
+ * an abstract caller hop trips over once ~28k of its calls queue.
+ */
 function privateHost(wiring: Wiring, group: string): HostState {
   const defaults = HostSchema.parse({});
   const name = wiring.has(hostKind, group) ? `${group}-host` : group;
-  const host = new HostState(name, defaults.portRange, defaults.timeWait, wiring.ctx.sim, wiring.ctx.totals);
+  const host = new HostState(name, Number.POSITIVE_INFINITY, defaults.timeWait, wiring.ctx.sim, wiring.ctx.totals);
   wiring.add(hostKind, host, hostComponent(host));
   return host;
 }

@@ -103,7 +103,7 @@ export class DatabaseNode implements ModelNode, EventHandler {
     if (code === EV_OP_DONE) {
       this.inService--;
       this.stats.completed++;
-      if (task.isSet && this.ctx.keyVersion.length > 0) this.ctx.keyVersion[task.key]!++;
+      if (task.isSet) this.ctx.keyWritten(task.key);
       if (task.fillCache !== null) task.fillCache.fillThrough(task.key);
       if (this.queue.size > 0) this.start(this.ctx.tasks.items[this.queue.popFront()]!);
     }

@@ -5,7 +5,8 @@ import { HostState } from './host.ts';
 export const TIME_WAIT_CONNECTIONS = defineGauge('timeWaitConnections', 'count', 'connections', 'connections in TIME_WAIT (holding a port) at the sample');
 
 export interface HostDetails {
-  portRange: number;
+  /** "inf" for a group's private host: port limits apply only on a host the topology names. */
+  portRange: number | 'inf';
   timeWait: number;
   timeWaitHighWaterPerTuple: number;
   portsHighWaterPerTuple: number;
@@ -31,6 +32,11 @@ export function hostComponent(host: HostState): ModelComponent<HostDetails> {
     gauges(into) {
       into[key] = host.timeWaitTotal;
     },
-    details: () => ({ portRange: host.portRange, timeWait: host.timeWaitTotal, timeWaitHighWaterPerTuple: host.timeWaitHighWater, portsHighWaterPerTuple: host.portsHighWater }),
+    details: () => ({
+      portRange: Number.isFinite(host.portRange) ? host.portRange : 'inf',
+      timeWait: host.timeWaitTotal,
+      timeWaitHighWaterPerTuple: host.timeWaitHighWater,
+      portsHighWaterPerTuple: host.portsHighWater,
+    }),
   };
 }

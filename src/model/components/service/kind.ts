@@ -17,7 +17,11 @@ const MEMORY_MB = defineGauge('memoryMb', 'mb', 'process', 'memory the process u
 const GC_SHARE = defineGauge('gcShare', 'ratio', 'process', 'share of CPU spent collecting garbage at the sample');
 const OOM_KILLS = defineGauge('oomKills', 'count', 'process', 'OOM kills since the start');
 const DOWN = defineGauge('down', 'count', 'process', '1 while the process is dead or restarting, else 0');
-const PROCESS_GAUGES = [THREADS, MEMORY_MB, GC_SHARE, OOM_KILLS, DOWN];
+const QUEUE_DEPTH_MAX = defineGauge('queueDepthMax', 'count', 'queues', 'most requests waiting for a worker at any moment of the interval');
+const BUSY_WORKERS_MAX = defineGauge('busyWorkersMax', 'count', 'queues', 'most workers holding a request at any moment of the interval');
+const THREADS_MAX = defineGauge('threadsMax', 'count', 'process', 'most OS threads of the process at any moment of the interval');
+const MEMORY_MB_MAX = defineGauge('memoryMbMax', 'mb', 'process', 'most memory the process used at any moment of the interval');
+const PROCESS_GAUGES = [THREADS, THREADS_MAX, MEMORY_MB, MEMORY_MB_MAX, GC_SHARE, OOM_KILLS, DOWN];
 
 export type ServiceDetails = ServiceStats & { meanQueueWaitUs: number; busyWorkers: number; queueDepth: number; process?: ProcessStats };
 
@@ -38,6 +42,7 @@ export const serviceKind: ComponentKind<ServiceNode> = {
         serviceTime: createSampler(spec.serviceTime, r),
         itemTime: spec.itemTime ? createSampler(spec.itemTime, r) : null,
         calls,
+        latencyPerInFlightUs: spec.latencyPerInFlight,
         isEntry: entryServices.has(name),
         cpus: spec.cpus,
         dropAfterUs: spec.queue.dropAfter,
@@ -75,6 +80,7 @@ function callPlan(wiring: Wiring, service: string, call: Service['calls'][number
     onMiss: call.onMiss ? { group: wiring.get(clientGroupKind, call.onMiss.via), node: wiring.firstNode(call.onMiss.to), readThrough: call.onMiss.readThrough } : null,
     fill: call.onMiss !== undefined && call.fill,
     write: call.write,
+    optional: call.optional,
   };
 }
 
@@ -85,6 +91,10 @@ function serviceComponent(service: ServiceNode): ModelComponent<ServiceDetails> 
   const key = {
     queueDepth: gaugeKey(QUEUE_DEPTH, name),
     busyWorkers: gaugeKey(BUSY_WORKERS, name),
+    queueDepthMax: gaugeKey(QUEUE_DEPTH_MAX, name),
+    busyWorkersMax: gaugeKey(BUSY_WORKERS_MAX, name),
+    threadsMax: gaugeKey(THREADS_MAX, name),
+    memoryMbMax: gaugeKey(MEMORY_MB_MAX, name),
     threads: gaugeKey(THREADS, name),
     memoryMb: gaugeKey(MEMORY_MB, name),
     gcShare: gaugeKey(GC_SHARE, name),
@@ -94,13 +104,21 @@ function serviceComponent(service: ServiceNode): ModelComponent<ServiceDetails> 
   };
   return {
     name,
-    gaugeSpecs: [QUEUE_DEPTH, BUSY_WORKERS, ...(process !== null ? PROCESS_GAUGES : []), ...(hasCpuQueue ? [CPU_QUEUE] : [])],
+    gaugeSpecs: [QUEUE_DEPTH, QUEUE_DEPTH_MAX, BUSY_WORKERS, BUSY_WORKERS_MAX, ...(process !== null ? PROCESS_GAUGES : []), ...(hasCpuQueue ? [CPU_QUEUE] : [])],
     gauges(into) {
       into[key.queueDepth] = service.queue.size;
       into[key.busyWorkers] = service.busy;
+      // Point samples miss what happens between them: the interval's peaks beside them.
+      into[key.queueDepthMax] = Math.max(service.queuePeak, service.queue.size);
+      into[key.busyWorkersMax] = Math.max(service.busyPeak, service.busy);
+      service.queuePeak = service.queue.size;
+      service.busyPeak = service.busy;
       if (process !== null) {
+        const peaks = process.takePeaks();
         into[key.threads] = process.threads;
+        into[key.threadsMax] = peaks.threads;
         into[key.memoryMb] = Math.round(process.usedMb());
+        into[key.memoryMbMax] = Math.round(peaks.memoryMb);
         into[key.gcShare] = process.gcShare();
         into[key.oomKills] = process.stats.oomKills;
         into[key.down] = service.down ? 1 : 0;

@@ -29,6 +29,9 @@ export class ProcessState {
   /** Virtual time at which the log file is free for the next write. */
   logFreeAtUs = 0;
   private logCounter = 0;
+  /** Most threads and memory since the last gauge sample: peaks between two samples still show. */
+  threadsPeak = 0;
+  memoryPeakMb = 0;
 
   constructor(
     readonly baseThreads: number,
@@ -58,6 +61,7 @@ export class ProcessState {
     if (m === null) return false;
     const used = this.usedMb();
     if (used > this.stats.memoryHighWaterMb) this.stats.memoryHighWaterMb = used;
+    if (used > this.memoryPeakMb) this.memoryPeakMb = used;
     if (this.threads > this.stats.threadsHighWater) this.stats.threadsHighWater = this.threads;
     return used > m.limit;
   }
@@ -81,9 +85,18 @@ export class ProcessState {
   /** Queues one blocking write behind the file lock; returns when it completes. */
   startWrite(nowUs: number): number {
     this.blockedWriters++;
+    if (this.threads > this.threadsPeak) this.threadsPeak = this.threads;
     this.stats.logWrites++;
     this.logFreeAtUs = Math.max(nowUs, this.logFreeAtUs) + this.logWriteUs;
     return this.logFreeAtUs;
+  }
+
+  /** The peaks since the previous sample (at least the values now), then restarts them from now. */
+  takePeaks(): { threads: number; memoryMb: number } {
+    const peaks = { threads: Math.max(this.threadsPeak, this.threads), memoryMb: Math.max(this.memoryPeakMb, this.usedMb()) };
+    this.threadsPeak = this.threads;
+    this.memoryPeakMb = this.usedMb();
+    return peaks;
   }
 
   /** The process died: its heap, threads and log writers are gone. */

@@ -25,6 +25,8 @@ export interface ServiceConfig {
   calls: CallPlan[];
   /** User requests enter here: its finished requests count towards throughput. */
   isEntry: boolean;
+  /** Service time added per request in the service when one starts (latency grows with concurrency); 0 = none. */
+  latencyPerInFlightUs: number;
   /** Cores for serviceTime; Infinity = no CPU queue. */
   cpus: number;
   /** Memory, GC, threads and error logging; null = an ideal process that never dies. */
@@ -82,6 +84,9 @@ export class ServiceNode implements ModelNode, EventHandler {
   slowdown = 1;
   /** Injected latency added to every request's service time (timeline `latency`). */
   extraLatencyUs = 0;
+  /** Most queued and busy since the previous gauge sample (a peak between samples still shows). */
+  queuePeak = 0;
+  busyPeak = 0;
   private oomPending = false;
   private readonly handlerId: number;
   private readonly process: ProcessState | null;
@@ -133,6 +138,7 @@ export class ServiceNode implements ModelNode, EventHandler {
       task.state = TASK_QUEUED;
       this.queue.pushBack(task.id);
       if (this.queue.size > this.stats.queueHighWater) this.stats.queueHighWater = this.queue.size;
+      if (this.queue.size > this.queuePeak) this.queuePeak = this.queue.size;
       return this.entered();
     }
     this.stats.accepted--;
@@ -208,7 +214,7 @@ export class ServiceNode implements ModelNode, EventHandler {
   private start(task: Task): void {
     const now = this.ctx.sim.nowUs;
     task.state = TASK_RUNNING;
-    this.busy++;
+    if (++this.busy > this.busyPeak) this.busyPeak = this.busy;
     this.stats.started++;
     this.stats.queueWaitUs += now - task.enqueuedAtUs;
     task.onCpu = true;
@@ -223,6 +229,8 @@ export class ServiceNode implements ModelNode, EventHandler {
     if (config.itemTime !== null) for (let i = 0; i < task.keyCount; i++) cpuUs += config.itemTime();
     if (this.slowdown !== 1) cpuUs *= this.slowdown;
     cpuUs += this.extraLatencyUs;
+    // Contention: each request in the service now (running or queued) slows this one down.
+    if (config.latencyPerInFlightUs > 0) cpuUs += config.latencyPerInFlightUs * (this.busy + this.queue.size);
     if (this.process !== null) {
       const gc = this.process.gcShare();
       if (gc > 0) cpuUs = Math.round(cpuUs / (1 - gc));
