@@ -23,18 +23,34 @@ export interface EncodedIntervalHistograms {
   byKind: string[];
 }
 
+/**
+ * The range every interval histogram is sized for from the start: the measured ones are first
+ * recorded into when the warm-up ends, and growing them then (a resize per power of two, on the
+ * sending thread) stalled the pacer in the run's first measured seconds.
+ */
+const PRESIZED_TO_US = 60_000_000;
+
+function presized(): Histogram {
+  const h = newHistogram();
+  h.recordValue(PRESIZED_TO_US);
+  h.reset();
+  return h;
+}
+
 export class IntervalHistograms {
-  readonly measured: Histogram = newHistogram();
-  readonly warmup: Histogram = newHistogram();
+  readonly measured: Histogram = presized();
+  readonly warmup: Histogram = presized();
   readonly byKind: Histogram[];
-  private readonly everything: Histogram = newHistogram();
+  /** Every completion of the interval, warm-up included: recorded as it happens, so closing an interval adds nothing. */
+  private readonly everything: Histogram = presized();
 
   constructor(kinds: number) {
-    this.byKind = Array.from({ length: kinds }, () => newHistogram());
+    this.byKind = Array.from({ length: kinds }, () => presized());
   }
 
   /** Hot path: one completion. */
   record(latencyUs: number, kind: number, measured: boolean): void {
+    this.everything.recordValue(latencyUs);
     if (!measured) {
       this.warmup.recordValue(latencyUs);
       return;
@@ -43,15 +59,13 @@ export class IntervalHistograms {
     this.byKind[kind]!.recordValue(latencyUs);
   }
 
-  /** Every completion of the interval, warm-up included (the interval's own percentiles); valid until the next call. */
+  /** Every completion of the interval, warm-up included (the interval's own percentiles). */
   all(): Histogram {
-    this.everything.reset();
-    this.everything.add(this.measured);
-    this.everything.add(this.warmup);
     return this.everything;
   }
 
   reset(): void {
+    this.everything.reset();
     this.measured.reset();
     this.warmup.reset();
     for (const h of this.byKind) h.reset();
@@ -63,8 +77,12 @@ export class IntervalHistograms {
 
   /** Adds another recorder's same interval, exactly (HDR histograms add bucket by bucket). */
   add(encoded: EncodedIntervalHistograms): void {
-    this.measured.add(decodeFromCompressedBase64(encoded.measured));
-    this.warmup.add(decodeFromCompressedBase64(encoded.warmup));
+    const measured = decodeFromCompressedBase64(encoded.measured);
+    const warmup = decodeFromCompressedBase64(encoded.warmup);
+    this.measured.add(measured);
+    this.warmup.add(warmup);
+    this.everything.add(measured);
+    this.everything.add(warmup);
     encoded.byKind.forEach((h, i) => this.byKind[i]?.add(decodeFromCompressedBase64(h)));
   }
 }
