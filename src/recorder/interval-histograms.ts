@@ -44,19 +44,20 @@ export class IntervalHistograms {
   /** Every completion of the interval, warm-up included: recorded as it happens, so closing an interval adds nothing. */
   private readonly everything: Histogram = presized();
 
+  private readonly warmupByKind: Histogram[];
+
   constructor(kinds: number) {
     this.byKind = Array.from({ length: kinds }, () => presized());
+    this.warmupByKind = Array.from({ length: kinds }, () => presized());
   }
 
   /** Hot path: one completion. */
   record(latencyUs: number, kind: number, measured: boolean): void {
     this.everything.recordValue(latencyUs);
-    if (!measured) {
-      this.warmup.recordValue(latencyUs);
-      return;
-    }
-    this.measured.recordValue(latencyUs);
-    this.byKind[kind]!.recordValue(latencyUs);
+    // One path for warm-up and measured requests (the warm-up's per-kind twins are never logged):
+    // a path first taken when the warm-up ends is compiled then, on the sending thread.
+    (measured ? this.measured : this.warmup).recordValue(latencyUs);
+    (measured ? this.byKind : this.warmupByKind)[kind]!.recordValue(latencyUs);
   }
 
   /** Every completion of the interval, warm-up included (the interval's own percentiles). */
@@ -69,6 +70,7 @@ export class IntervalHistograms {
     this.measured.reset();
     this.warmup.reset();
     for (const h of this.byKind) h.reset();
+    for (const h of this.warmupByKind) h.reset();
   }
 
   encode(): EncodedIntervalHistograms {
