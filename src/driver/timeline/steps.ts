@@ -28,7 +28,7 @@ export interface TimelineStep {
 
 /** Events each target applies; the rest are the model's alone. */
 const APPLIES: Readonly<Record<TargetKind, ReadonlySet<TimelineEvent['type']>>> = {
-  model: new Set(['addShards', 'removeShards', 'restoreShards', 'flush', 'restart', 'latency', 'dip', 'set', 'exec', 'shift']),
+  model: new Set(['addShards', 'removeShards', 'restoreShards', 'flush', 'restart', 'latency', 'dip', 'set', 'blip', 'network', 'exec', 'shift']),
   memcached: new Set(['addShards', 'removeShards', 'restoreShards', 'exec', 'shift']),
   http: new Set(['exec', 'shift']),
 };
@@ -117,6 +117,12 @@ function modelLabel(event: TimelineEvent): string {
       return `dip: ${event.cache ?? event.service} ${event.slowdown}× slower for ${event.for / 1e6}s every ${event.every / 1e6}s`;
     case 'set':
       return `set: ${event.clientGroup}${event.maxOpen !== undefined ? ` maxOpen ${event.maxOpen}` : ''}${event.fanoutLimit !== undefined ? ` fanoutLimit ${event.fanoutLimit}` : ''}`;
+    case 'blip': {
+      const fault = event.down ? 'down' : event.loss !== undefined ? `${Math.round(event.loss * 100)}% loss` : `+${(event.latency ?? 0) / 1000}ms`;
+      return `blip: ${event.cache} shards ${event.shards} ${fault} for ${event.for / 1e6}s${event.every !== undefined ? `, every ${event.every / 1e6}s` : ''}`;
+    }
+    case 'network':
+      return `network: ${event.mode}${event.mode === 'delay' ? ` +${event.delay / 1000}ms` : ''} in front of ${event.to} for ${event.for / 1e6}s`;
     default:
       return event.type;
   }
