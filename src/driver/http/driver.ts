@@ -4,11 +4,11 @@ import type { Profile } from '../../profile/types.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import { dialBeforeStart, OpenLoopRun, openLoopOptions, type Transport } from '../open-loop.ts';
 import type { DriverReport, HttpTransportReport } from '../../recorder/driver-report.ts';
-import { SHARED_GAUGES, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
+import type { GaugeSpec } from '../../recorder/gauges.ts';
 import type { Driver, DriverOptions, RunContext } from '../types.ts';
 import { HttpConnection, type ConnectionOwner } from './connection.ts';
 import { H2Transport } from './h2-transport.ts';
-import { HTTP_GAUGES, maxValueBytes } from './http-common.ts';
+import { ConnectionGauges, maxValueBytes } from './http-common.ts';
 import { HttpOutcomes, withDialFailure } from './outcomes.ts';
 import { StatsPoller, TARGET_STAT_GAUGE } from './stats-poller.ts';
 import { RequestTemplate, valueSlab } from './template.ts';
@@ -63,7 +63,7 @@ class HttpTransport implements Transport, ConnectionOwner {
   private readonly dialer: Dialer;
   private readonly timeoutUs: number;
   private connectionWaits = 0;
-  private lastConnects = 0;
+  private readonly connectionGauges = new ConnectionGauges();
 
   constructor(
     private readonly run: OpenLoopRun,
@@ -176,20 +176,13 @@ class HttpTransport implements Transport, ConnectionOwner {
   }
 
   gauges(into: Record<string, number>): void {
-    let open = 0;
-    let connects = 0;
-    for (const c of this.connections) {
-      if (c.connected) open++;
-      connects += c.connects;
-    }
-    into[gaugeKey(SHARED_GAUGES.openConnections, 'http')] = open;
-    into[gaugeKey(HTTP_GAUGES.connects, 'http')] = connects - this.lastConnects;
-    into[gaugeKey(HTTP_GAUGES.waitingForConnection, 'http')] = this.backlogCount;
-    this.lastConnects = connects;
+    this.connectionGauges.write(into, this.connections, this.backlogCount);
     this.stats?.gauges(into);
   }
 
-  readonly gaugeSpecs: readonly GaugeSpec[] = [SHARED_GAUGES.openConnections, HTTP_GAUGES.connects, HTTP_GAUGES.waitingForConnection];
+  get gaugeSpecs(): readonly GaugeSpec[] {
+    return this.connectionGauges.specs;
+  }
 
   report(): HttpTransportReport {
     return {

@@ -2,12 +2,12 @@ import { constants, type ClientHttp2Stream, type IncomingHttpHeaders, type Secur
 import type { HttpTarget } from '../../profile/target.ts';
 import type { Profile } from '../../profile/types.ts';
 import type { HttpTransportReport } from '../../recorder/driver-report.ts';
-import { SHARED_GAUGES, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
+import type { GaugeSpec } from '../../recorder/gauges.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import { dialBeforeStart, type OpenLoopRun, type Transport } from '../open-loop.ts';
 import { H2Connection, type H2ConnectionOwner } from './h2-connection.ts';
 import { H2RequestTemplate } from './h2-template.ts';
-import { HTTP_GAUGES, maxValueBytes } from './http-common.ts';
+import { ConnectionGauges, maxValueBytes } from './http-common.ts';
 import { HttpOutcomes, withDialFailure } from './outcomes.ts';
 import type { StatsPoller } from './stats-poller.ts';
 import { valueSlab } from './template.ts';
@@ -82,7 +82,7 @@ export class H2Transport implements Transport, H2ConnectionOwner {
   private nextConnection = 0;
   private batchConnection: H2Connection | undefined;
   private connectionWaits = 0;
-  private lastConnects = 0;
+  private readonly connectionGauges = new ConnectionGauges();
   private lastFailure: string | undefined;
 
   constructor(
@@ -280,20 +280,13 @@ export class H2Transport implements Transport, H2ConnectionOwner {
   }
 
   gauges(into: Record<string, number>): void {
-    let open = 0;
-    let connects = 0;
-    for (const c of this.connections) {
-      if (c.connected) open++;
-      connects += c.connects;
-    }
-    into[gaugeKey(SHARED_GAUGES.openConnections, 'http')] = open;
-    into[gaugeKey(HTTP_GAUGES.connects, 'http')] = connects - this.lastConnects;
-    into[gaugeKey(HTTP_GAUGES.waitingForConnection, 'http')] = this.backlogCount;
-    this.lastConnects = connects;
+    this.connectionGauges.write(into, this.connections, this.backlogCount);
     this.stats?.gauges(into);
   }
 
-  readonly gaugeSpecs: readonly GaugeSpec[] = [SHARED_GAUGES.openConnections, HTTP_GAUGES.connects, HTTP_GAUGES.waitingForConnection];
+  get gaugeSpecs(): readonly GaugeSpec[] {
+    return this.connectionGauges.specs;
+  }
 
   report(): HttpTransportReport {
     const advertised = this.connections.map((c) => c.serverMaxStreams).filter((n) => n !== undefined);
