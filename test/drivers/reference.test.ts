@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, stampede } from '../helpers/cli.ts';
+import { stampede } from '../helpers/cli.ts';
 import { startMemcached, type RunningMemcached } from '../helpers/memcached.ts';
+import { startReferenceService } from '../helpers/reference-service.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'stampede-ref-'));
 let memcached: RunningMemcached;
@@ -16,33 +16,10 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** `stampede serve reference` as a child process on a free port; resolves once it prints its URL. */
+/** `stampede serve reference` over this file's memcached with a fan-out limit; it must exit 0 when stopped. */
 async function serveReference(limit: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, ['scripts/stampede-dev.js', 'serve', 'reference', '--port', '0', '--memcached', memcached.address, '--limit', limit], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve reference did not start: ${out}`)), 15_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const match = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  });
-  return {
-    url,
-    stop: async () => {
-      process.kill(child.pid!, 'SIGTERM');
-      expect(await exited).toBe(0);
-    },
-  };
+  const service = await startReferenceService(memcached.address, ['--limit', limit]);
+  return { url: service.url, stop: async () => expect(await service.stop()).toBe(0) };
 }
 
 interface Gauges {
