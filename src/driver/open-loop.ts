@@ -86,6 +86,8 @@ export interface OpenLoopOptions {
    * GeneratorMonitor; tests on a virtual clock pass one that does not read the real process.
    */
   monitor?: SenderMonitor;
+  /** Runs while the transport connects, before the clock starts: JIT priming (prime.ts). */
+  prime?: (() => Promise<unknown>) | undefined;
 }
 
 /** What the pacer needs of a generator monitor (GeneratorMonitor is the real one). */
@@ -191,6 +193,17 @@ export class OpenLoopRun {
     return Math.floor((this.clock.nowMs() - this.t0Ms) * 1000);
   }
 
+  /**
+   * µs since the run started, with every interval that ended by then closed. A transport calls it
+   * before changing a count an interval gauge samples (keys per shard, hits), so the first request
+   * or response after a boundary lands in its own interval, not in the one closing.
+   */
+  advance(): number {
+    const now = this.nowUs();
+    this.recorder.advanceTo(now);
+    return now;
+  }
+
   get inFlight(): number {
     return this.inFlightCap - this.freeTop;
   }
@@ -225,7 +238,7 @@ export class OpenLoopRun {
     this.transport = transport;
     // Planned before any connection: a timeline the target cannot play is refused with nothing to close.
     const timeline = this.timelineFor(transport);
-    await transport.prepare();
+    await Promise.all([transport.prepare(), this.options.prime?.()]);
     const startAt = this.options.awaitStart ? await this.options.awaitStart() : undefined;
     this.t0Ms = startAt === undefined ? this.clock.nowMs() : startAt - this.clock.originEpochMs;
     this.warmupUs = this.schedule.plan.warmupUs;
@@ -314,7 +327,7 @@ export class OpenLoopRun {
   private readonly loop = (): void => {
     this.wake = undefined;
     if (this.interrupted) return;
-    const now = this.nowUs();
+    const now = this.advance();
     const pending = this.pending;
     let handled = 0;
     this.transport.beginBatch();

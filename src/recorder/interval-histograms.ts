@@ -41,7 +41,7 @@ export class IntervalHistograms {
   readonly measured: Histogram = presized();
   readonly warmup: Histogram = presized();
   readonly byKind: Histogram[];
-  /** Every completion of the interval, warm-up included: recorded as it happens, so closing an interval adds nothing. */
+  /** Every completion of the interval, warm-up included: added up when asked for, once per interval. */
   private readonly everything: Histogram = presized();
 
   private readonly warmupByKind: Histogram[];
@@ -53,7 +53,6 @@ export class IntervalHistograms {
 
   /** Hot path: one completion. */
   record(latencyUs: number, kind: number, measured: boolean): void {
-    this.everything.recordValue(latencyUs);
     // One path for warm-up and measured requests (the warm-up's per-kind twins are never logged):
     // a path first taken when the warm-up ends is compiled then, on the sending thread.
     (measured ? this.measured : this.warmup).recordValue(latencyUs);
@@ -62,6 +61,9 @@ export class IntervalHistograms {
 
   /** Every completion of the interval, warm-up included (the interval's own percentiles). */
   all(): Histogram {
+    this.everything.reset();
+    this.everything.add(this.measured);
+    this.everything.add(this.warmup);
     return this.everything;
   }
 
@@ -83,8 +85,6 @@ export class IntervalHistograms {
     const warmup = decodeFromCompressedBase64(encoded.warmup);
     this.measured.add(measured);
     this.warmup.add(warmup);
-    this.everything.add(measured);
-    this.everything.add(warmup);
     encoded.byKind.forEach((h, i) => this.byKind[i]?.add(decodeFromCompressedBase64(h)));
   }
 }

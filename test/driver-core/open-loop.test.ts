@@ -10,7 +10,7 @@ import { createSchedule } from '../../src/schedule/index.ts';
 import { segmentSchedule, WHOLE, type Segment } from '../../src/schedule/segment.ts';
 import type { Plan, Schedule, ScheduledRequest } from '../../src/schedule/types.ts';
 import { makeProfile } from '../helpers/profile.ts';
-import { VirtualClock } from '../helpers/virtual-clock.ts';
+import { VirtualClock } from '../../src/driver/virtual-clock.ts';
 
 /*
  * The open-loop pacer's rules, in virtual time against a fake transport: every count is exact and
@@ -89,6 +89,7 @@ class FakeTransport implements Transport {
   submit(slot: number, request: ScheduledRequest): void {
     const seq = request.seq;
     this.submitted.push(seq);
+    this.submittedSinceGauges++;
     this.open.add(slot);
     this.inFlightHighWater = Math.max(this.inFlightHighWater, this.open.size);
     this.clock.stall(this.behaviour.stallMs?.(seq) ?? 0);
@@ -100,7 +101,12 @@ class FakeTransport implements Transport {
   async prepare(): Promise<void> {}
   beginBatch(): void {}
   tick(): void {}
-  gauges(): void {}
+  /** Like a real transport's per-interval counts (keys per shard): what it was handed since the last sample. */
+  gauges(into: Record<string, number>): void {
+    into['submitted'] = this.submittedSinceGauges;
+    this.submittedSinceGauges = 0;
+  }
+  private submittedSinceGauges = 0;
   readonly gaugeSpecs: readonly GaugeSpec[] = [];
   report(): HttpTransportReport {
     return { protocol: 'http', connections: 1, pipelining: 1, connects: 1, protocolErrors: 0, statusCodes: {} };
@@ -179,6 +185,17 @@ describe('open-loop pacer: intervals', () => {
     expect(recorder.digest.summary().series.map((i) => i.tMs)).toEqual(range(10, 0, 10));
     expect(recorder.digest.summary().series.map((i) => i.gauges['inFlight'])).toEqual(Array(10).fill(10));
     expect(recorder.digest.summary().series.map((i) => i.sent)).toEqual([10, ...Array(9).fill(0)]);
+  });
+});
+
+describe('open-loop pacer: interval boundaries', () => {
+  it('closes an interval before handing the transport a request due after it, so a transport count lands in the same interval as its send', async () => {
+    // One request per ms, never answered, and housekeeping every 7 ms: at the 10 and 20 ms
+    // boundaries the pacer's wake-up is the first thing to run.
+    const { recorder } = await runOpenLoop(range(30), { responseMs: () => undefined }, { tickMs: 7, drainUs: 0 });
+    const series = recorder.digest.summary().series;
+    expect(series.map((i) => i.sent)).toEqual([10, 10, 10]);
+    expect(series.map((i) => i.gauges['submitted'])).toEqual([10, 10, 10]);
   });
 });
 

@@ -3,6 +3,7 @@ import type { HttpTarget } from '../../profile/target.ts';
 import type { Profile } from '../../profile/types.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import { dialBeforeStart, OpenLoopRun, openLoopOptions, type Transport } from '../open-loop.ts';
+import { primeOpenLoop } from '../prime.ts';
 import type { DriverReport, HttpTransportReport } from '../../recorder/driver-report.ts';
 import type { GaugeSpec } from '../../recorder/gauges.ts';
 import type { Driver, DriverOptions, RunContext } from '../types.ts';
@@ -35,7 +36,7 @@ async function runHttp(context: RunContext, target: HttpTarget, intervalUs: numb
   const settings = context.profile.http;
   // Before any socket: a TLS file that cannot be read is bad input (exit 2), not a failed run.
   const tls = loadTlsMaterial(target, context.profile);
-  const run = new OpenLoopRun(context, openLoopOptions(settings, options));
+  const run = new OpenLoopRun(context, { ...openLoopOptions(settings, options), prime: () => primeOpenLoop(context) });
   const stats =
     settings.statsPath === undefined || options.pollTargetStats === false
       ? undefined

@@ -2,6 +2,7 @@ import type { ScheduledRequest } from '../../schedule/types.ts';
 import type { MemcachedSettings } from '../../profile/schema.ts';
 import type { MemcachedTarget, ServerAddress } from '../../profile/target.ts';
 import { dialBeforeStart, OpenLoopRun, openLoopOptions, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
+import { primeOpenLoop } from '../prime.ts';
 import type { DriverReport, MemcachedTransportReport } from '../../recorder/driver-report.ts';
 import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
 import type { Driver, DriverOptions, RunContext } from '../types.ts';
@@ -23,7 +24,7 @@ export function createMemcachedDriver(target: MemcachedTarget, options: DriverOp
 
 async function runMemcached(context: RunContext, servers: ServerAddress[], options: DriverOptions): Promise<DriverReport> {
   const settings = context.profile.memcached;
-  const run = new OpenLoopRun(context, openLoopOptions(settings, options));
+  const run = new OpenLoopRun(context, { ...openLoopOptions(settings, options), prime: () => primeOpenLoop(context) });
   // Servers the timeline adds are the target's last ones; they start outside the ring.
   const added = (context.profile.topology?.timeline ?? []).reduce((n, e) => n + (e.type === 'addShards' ? e.count : 0), 0);
   return run.execute(new MemcachedTransport(run, settings, servers, added), context.signal);
@@ -162,6 +163,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
 
   private partDone(slot: number): void {
     if (--this.partsPending[slot]! > 0) return;
+    const now = this.run.advance();
     const asked = this.keysAsked[slot]!;
     const failed = this.failure[slot]!;
     if (failed === 0 && asked > 0) {
@@ -169,7 +171,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
       this.hits += hits;
       this.misses += asked - hits;
     }
-    this.run.complete(slot, failed, this.run.nowUs());
+    this.run.complete(slot, failed, now);
   }
 
   private reasonFor(name: string): number {

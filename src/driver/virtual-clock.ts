@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Clock, ClockTimer } from '../../src/driver/clock.ts';
+import type { Clock, ClockTimer } from './clock.ts';
 
 interface Wake {
   atMs: number;
