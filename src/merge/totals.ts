@@ -20,7 +20,6 @@ export function partOfResult(result: RunResult, plan: Plan): RecorderPart {
     droppedCount: result.requests.dropped,
     warmupSent: result.requests.warmup,
     lastCompletionUs: 0,
-    all: { ok: result.byOutcome.ok.requests, failed: result.byOutcome.failed.requests, latency: result.histograms.latency },
     ok: slice(result.byOutcome.ok, 'ok'),
     failed: slice(result.byOutcome.failed, 'failed'),
     byKind: plan.kinds.map((kind) => slice(result.byKind[kind], `kind ${kind}`)),

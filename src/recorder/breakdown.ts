@@ -12,6 +12,18 @@ export class Breakdown {
     this.latency.recordValue(latencyUs);
   }
 
+  /** Sets this to the sum of `parts` (HDR histograms add bucket by bucket, exactly). */
+  sumOf(...parts: Breakdown[]): this {
+    this.ok = this.failed = 0;
+    this.latency.reset();
+    for (const part of parts) {
+      this.ok += part.ok;
+      this.failed += part.failed;
+      this.latency.add(part.latency);
+    }
+    return this;
+  }
+
   toJSON(): BreakdownResult {
     return { requests: this.ok + this.failed, ok: this.ok, failed: this.failed, latencyUs: summarize(this.latency), histogram: encodeIntoCompressedBase64(this.latency) };
   }

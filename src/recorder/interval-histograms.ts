@@ -51,15 +51,20 @@ export class IntervalHistograms {
     this.warmupByKind = Array.from({ length: kinds }, () => presized());
   }
 
-  /** Hot path: one completion. */
+  /** Hot path: one completion, recorded once (by kind); `sealRecorded` adds up the rest. */
   record(latencyUs: number, kind: number, measured: boolean): void {
-    // One path for warm-up and measured requests (the warm-up's per-kind twins are never logged):
-    // a path first taken when the warm-up ends is compiled then, on the sending thread.
-    (measured ? this.measured : this.warmup).recordValue(latencyUs);
     (measured ? this.byKind : this.warmupByKind)[kind]!.recordValue(latencyUs);
   }
 
-  /** Every completion of the interval, warm-up included (the interval's own percentiles). */
+  /** The interval recorded here is closing: `measured` and `warmup` become the sums of their kinds. */
+  sealRecorded(): void {
+    this.measured.reset();
+    this.warmup.reset();
+    for (const h of this.byKind) this.measured.add(h);
+    for (const h of this.warmupByKind) this.warmup.add(h);
+  }
+
+  /** Every completion of the interval, warm-up included (the interval's own percentiles); after `sealRecorded` when recorded here. */
   all(): Histogram {
     this.everything.reset();
     this.everything.add(this.measured);

@@ -17,7 +17,6 @@ export interface RecorderPart {
   droppedCount: number;
   warmupSent: number;
   lastCompletionUs: number;
-  all: EncodedBreakdown;
   ok: EncodedBreakdown;
   failed: EncodedBreakdown;
   byKind: EncodedBreakdown[];
@@ -56,7 +55,6 @@ export function exportRecorderPart(r: RunRecorder): RecorderPart {
     droppedCount: r.droppedCount,
     warmupSent: r.warmupSent,
     lastCompletionUs: r.lastCompletionUs,
-    all: encodeBreakdown(r.all),
     ok: encodeBreakdown(r.ok),
     failed: encodeBreakdown(r.failed),
     byKind: r.byKind.map(encodeBreakdown),
@@ -95,7 +93,6 @@ export function mergeRecorderParts(into: RunRecorder, parts: readonly RecorderPa
     part.reasons.forEach((name, code) => {
       if (code > 0) into.errorCounts[into.reason(name)]! += part.errorCounts[code] ?? 0;
     });
-    addBreakdown(into.all, part.all);
     addBreakdown(into.ok, part.ok);
     addBreakdown(into.failed, part.failed);
     part.byKind.forEach((b, i) => into.byKind[i] && addBreakdown(into.byKind[i], b));

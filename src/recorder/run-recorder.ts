@@ -36,7 +36,6 @@ export class RunRecorder implements Recorder {
   readonly reasons: string[] = ['ok'];
   /** Failures by reason code (index 0 unused). */
   readonly errorCounts: number[] = [0];
-  readonly all = new Breakdown();
   readonly serviceTime: Histogram = newHistogram();
   readonly ok = new Breakdown();
   readonly failed = new Breakdown();
@@ -51,6 +50,11 @@ export class RunRecorder implements Recorder {
   private readonly warmupSlices: MeasuredSlices;
   /** What the result keeps of the intervals: gauge statistics and a chart series of bounded size. */
   readonly digest: IntervalDigest;
+  /** Every measured request: `ok` and `failed` added up when read (each request is recorded once, in one of them). */
+  get all(): Breakdown {
+    return this.allSum.sumOf(this.ok, this.failed);
+  }
+  private readonly allSum = new Breakdown();
   sentCount = 0;
   /** Measured requests that failed before reaching the wire (in `failed`, never in `sentCount`). */
   notSentCount = 0;
@@ -84,7 +88,6 @@ export class RunRecorder implements Recorder {
     this.byKind = plan.kinds.map(() => new Breakdown());
     this.byClient = plan.clients.map(() => new Breakdown());
     this.warmupSlices = {
-      all: new Breakdown(),
       ok: new Breakdown(),
       failed: new Breakdown(),
       byKind: plan.kinds.map(() => new Breakdown()),
@@ -131,7 +134,6 @@ export class RunRecorder implements Recorder {
     const measured = (wired ? sentAtUs : completedAtUs) >= this.plan.warmupUs;
     this.intervalHistograms.record(latencyUs, kind, measured);
     const into: MeasuredSlices = measured ? this : this.warmupSlices;
-    into.all.record(latencyUs, failed);
     (failed ? into.failed : into.ok).record(latencyUs, failed);
     into.byKind[kind]!.record(latencyUs, failed);
     into.byClient[client]!.record(latencyUs, failed);
@@ -174,6 +176,7 @@ export class RunRecorder implements Recorder {
   /** `endUs`: when the run ended inside this interval (flush); the interval's own end otherwise. */
   private closeInterval(endUs?: number): void {
     const startUs = this.intervalIndex * this.intervalUs;
+    this.intervalHistograms.sealRecorded();
     const h = this.intervalHistograms.all();
     const completed = h.totalCount;
     const coveredUs = endUs === undefined ? this.intervalUs : Math.min(this.intervalUs, Math.max(1000, endUs - startUs));
@@ -216,7 +219,6 @@ export class RunRecorder implements Recorder {
 
 /** The latency slices of a run's requests: the result's (measured) or the warm-up's twin. */
 interface MeasuredSlices {
-  readonly all: Breakdown;
   readonly ok: Breakdown;
   readonly failed: Breakdown;
   readonly byKind: Breakdown[];
