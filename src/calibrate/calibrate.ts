@@ -98,7 +98,7 @@ export async function calibrate(options: CalibrateOptions): Promise<Calibration 
     knee,
     rows,
     targets: CALIBRATION_TARGETS,
-    verdict: calibrationVerdict(knee, rows, { realRps: capacity, modelRps: modelQualification.capacityRps, eventLoopRps: fitted.eventLoopCapacityRps }),
+    verdict: calibrationVerdict(knee, rows, { realRps: capacity, modelRps: modelQualification.capacityRps, coreRps: fitted.coreCapacityRps }),
     model: { qualificationDir: CALIBRATION_FILES.modelQualification, stepDirs },
     curves: { real: realCurve, model: modelCurve },
   };

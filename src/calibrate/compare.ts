@@ -13,7 +13,7 @@ const STARVED = 0.5;
 export interface CapacityRow {
   realRps: number;
   modelRps: number;
-  eventLoopRps: number;
+  coreRps: number;
 }
 
 /** Two rates closer than this share are the same step. */
@@ -85,9 +85,9 @@ export function loadRow(multiple: Multiple, rps: number, real: readonly CurvePoi
 export function calibrationVerdict(knee: KneeRow, rows: readonly LoadRow[], capacity: CapacityRow, targets: CalibrationTargets = CALIBRATION_TARGETS): CalibrationVerdict {
   const disagreements: string[] = [];
   let met = true;
-  if (capacity.realRps < STARVED * capacity.eventLoopRps)
+  if (capacity.realRps < STARVED * capacity.coreRps)
     disagreements.push(
-      `capacity: the service saturated at ${capacity.realRps} rps, under ${pct(STARVED)} of the ${Math.round(capacity.eventLoopRps)} rps its event loop's busy time per request allows: it did not have a core to itself (a busy machine?), which the model assumes it had`,
+      `capacity: the service saturated at ${capacity.realRps} rps, under ${pct(STARVED)} of the ${Math.round(capacity.coreRps)} rps its CPU per request allows on one core: it did not have a core to itself (a busy machine?), or something other than CPU limited it, which the model does not have`,
     );
   if (!knee.real || !knee.model) {
     met = false;

@@ -9,8 +9,9 @@ export type ServiceFit = Omit<FittedParameters, 'modelLowLoadP50Us' | 'networkUs
 
 /**
  * Fits the model's parameters to a real qualification of the reference service. The service is one
- * event loop: its CPU per request comes from the utilisation law (busy time ÷ requests, from its own
- * counters) and runs on one core; the work is per URI (a memcached get, on a miss a timer and a
+ * event loop: its CPU per request comes from the utilisation law (its process's CPU time ÷
+ * requests, from its own counters; the event loop's busy time when it reports no CPU time, which
+ * misses the kernel's share) and runs on one core; the work is per URI (a memcached get, on a miss a timer and a
  * set), so it is charged per key (itemTime) and a request's CPU varies as its batch does. The
  * memcached get takes what a low-rate run against memcached measured (else the topology's own
  * figure); the hit ratio is matched by a warm cache.
@@ -28,7 +29,8 @@ export function fitService(real: RealQualification, templateGetUs: number, memca
   const used = passing.length > 0 ? passing : counted;
   const sum = (f: (c: ServiceCounters) => number) => used.reduce((total, s) => total + f(s.service), 0);
   const requests = sum((c) => c.requests);
-  const demandUs = sum((c) => c.eventLoopActiveUs) / requests;
+  const fromCpu = used.every((s) => s.service.cpuUs !== undefined);
+  const demandUs = sum((c) => (fromCpu ? c.cpuUs! : c.eventLoopActiveUs)) / requests;
   const lookupsPerRequest = sum((c) => c.lookups) / requests;
   const hits = sum((c) => c.hits);
   const hitRatio = hits + sum((c) => c.misses) > 0 ? hits / (hits + sum((c) => c.misses)) : 0;
@@ -36,7 +38,8 @@ export function fitService(real: RealQualification, templateGetUs: number, memca
   const low = real.steps[0]!;
   return {
     demandUs,
-    eventLoopCapacityRps: 1e6 / demandUs,
+    demandFrom: fromCpu ? 'process CPU time' : 'event-loop busy time',
+    coreCapacityRps: 1e6 / demandUs,
     lookupsPerRequest,
     itemTimeUs: demandUs / Math.max(lookupsPerRequest, 1),
     cpus: 1,

@@ -91,5 +91,6 @@ function serviceCounters(gauges: Record<string, GaugeStats>): ServiceCounters | 
   const figures = ['requests.ok', 'requests.failed', 'lookups.hits', 'lookups.misses', 'lookups.errors', 'eventLoop.activeUs'].map(delta);
   if (figures.some((f) => f === undefined)) return undefined;
   const [ok, failed, hits, misses, errors, activeUs] = figures as number[];
-  return { requests: ok! + failed!, lookups: hits! + misses! + errors!, hits: hits!, misses: misses!, eventLoopActiveUs: activeUs! };
+  const cpuUs = delta('cpu.usedUs');
+  return { requests: ok! + failed!, lookups: hits! + misses! + errors!, hits: hits!, misses: misses!, eventLoopActiveUs: activeUs!, ...(cpuUs !== undefined && { cpuUs }) };
 }

@@ -7,7 +7,7 @@ import type { Calibration, FittedParameters, KneeEstimate, LoadRow, P99At } from
 export function fittedLines(f: FittedParameters): string[] {
   const s = f.settings;
   return [
-    `service CPU: ${f.demandUs.toFixed(1)} µs per request on its one event loop (busy time ÷ requests: at most ${Math.round(f.eventLoopCapacityRps)} rps) = ${f.itemTimeUs.toFixed(2)} µs per URI × ${f.lookupsPerRequest.toFixed(1)} URIs per request; cpus ${f.cpus}, workers inf`,
+    `service CPU: ${f.demandUs.toFixed(1)} µs per request (${f.demandFrom} ÷ requests: at most ${Math.round(f.coreCapacityRps)} rps on its one core) = ${f.itemTimeUs.toFixed(2)} µs per URI × ${f.lookupsPerRequest.toFixed(1)} URIs per request; cpus ${f.cpus}, workers inf`,
     `Little's law at ${f.inFlightAtKnee.rps} rps: ${f.inFlightAtKnee.requests.toFixed(1)} requests in flight (callers' connections: ${f.callerConnections} × pipelining ${f.callerPipelining})`,
     `memcached get: ${f.memcached.getUs} µs round trip (${f.memcached.from}), a delay with no worker limit; hit ratio ${(f.hitRatio * 100).toFixed(1)}%${f.warmKeys !== undefined ? ` → a warm cache of the ${f.warmKeys} most popular keys` : ''}`,
     `the service's settings: fan-out limit ${s.limit}, pool ${s.poolMaxOpen} open / ${s.poolMaxIdle} idle, checkout timeout ${formatUs(s.checkoutTimeoutUs)}, operation timeout ${formatUs(s.operationTimeoutUs)}, store delay ${formatUs(s.storeDelayUs)}`,

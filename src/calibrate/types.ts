@@ -8,6 +8,8 @@ export interface ServiceCounters {
   misses: number;
   /** Time its one JavaScript thread was busy, µs. */
   eventLoopActiveUs: number;
+  /** CPU time of the whole process, µs (services that report it: the reference service since it reports `cpu.usedUs`). */
+  cpuUs?: number;
 }
 
 /** The settings the reference service reports in GET /stats (durations µs). */
@@ -37,10 +39,12 @@ export interface MemcachedGetFigures {
 
 /** Everything fitted, and where each figure came from (the report prints both). */
 export interface FittedParameters {
-  /** Event-loop time per request (utilisation law: busy time ÷ requests over the passing steps), µs. */
+  /** CPU per request (utilisation law: CPU time ÷ requests over the passing steps), µs. */
   demandUs: number;
-  /** The most requests per second one event loop could serve at that demand (1 s ÷ demand). */
-  eventLoopCapacityRps: number;
+  /** What the demand was read from: the process's CPU time, or (a service that does not report it) its event loop's busy time. */
+  demandFrom: 'process CPU time' | 'event-loop busy time';
+  /** The most requests per second one core could serve at that demand (1 s ÷ demand). */
+  coreCapacityRps: number;
   /** Lookups per request, measured by the service. */
   lookupsPerRequest: number;
   /** CPU per URI (demand ÷ lookups per request): the model's itemTime on the service's one core, µs. */

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { cpuUsage } from 'node:process';
 import { MemcachedPool, type LookupResult, type PoolSettings } from './memcached-pool.ts';
 
 export interface ReferenceSettings {
@@ -42,6 +43,13 @@ export interface ReferenceStats {
    * polls is the service demand per request (the utilisation law) that `stampede calibrate` fits.
    */
   eventLoop: { threads: 1; activeUs: number };
+  /**
+   * CPU time of the whole service process since it started, µs (user + system, every thread:
+   * JavaScript, the garbage collector's helpers, the kernel's socket work). On a core of its own
+   * this ÷ requests is the demand that bounds its throughput; the event loop's busy time misses
+   * the kernel's and the helper threads' share (about half of it on loopback).
+   */
+  cpu: { usedUs: number };
   requests: { ok: number; failed: number; inFlight: number };
   lookups: { hits: number; misses: number; errors: number; checkoutTimeouts: number; inFlight: number; inFlightHighWater: number };
   connections: {
@@ -80,6 +88,7 @@ export async function startReferenceService(settings: ReferenceSettings): Promis
       operationTimeoutUs: Math.round(settings.pool.timeoutMs * 1000),
     },
     eventLoop: { threads: 1, activeUs: Math.round(performance.eventLoopUtilization().active * 1000) },
+    cpu: { usedUs: processCpuUs() },
     requests: { ok: counters.ok, failed: counters.failed, inFlight: counters.inFlight },
     lookups: {
       hits: counters.hits,
@@ -204,4 +213,9 @@ export async function startReferenceService(settings: ReferenceSettings): Promis
 function send(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+function processCpuUs(): number {
+  const used = cpuUsage();
+  return used.user + used.system;
 }

@@ -9,7 +9,7 @@ const service = curve([
   [400, 3000],
   [600, 8000],
 ]);
-const capacity = { realRps: 600, modelRps: 600, eventLoopRps: 900 };
+const capacity = { realRps: 600, modelRps: 600, coreRps: 900 };
 
 describe('p99 at a rate', () => {
   it('is the step’s own at a step, read on the log line between two steps, and the nearest step outside them', () => {
@@ -81,7 +81,7 @@ describe('the verdict', () => {
       [100, 2000],
       [600, 2100],
     ]);
-    const verdict = calibrationVerdict(kneeRow(service, flat, {}), [loadRow(0.8, 480, service, flat)], { realRps: 300, modelRps: 800, eventLoopRps: 1500 });
+    const verdict = calibrationVerdict(kneeRow(service, flat, {}), [loadRow(0.8, 480, service, flat)], { realRps: 300, modelRps: 800, coreRps: 1500 });
     expect(verdict.met).toBe(false);
     expect(verdict.disagreements[0]).toMatch(/^capacity: the service saturated at 300 rps, under 50% of the 1500 rps/);
     expect(verdict.disagreements[1]).toMatch(/^knee: the model did not turn/);

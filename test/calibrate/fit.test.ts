@@ -45,7 +45,8 @@ describe('fitting the service', () => {
     ];
     const fit = fitService(await qualification(steps), 30);
     expect(fit.demandUs).toBe(200); // 400 ms busy over 2,000 requests
-    expect(fit.eventLoopCapacityRps).toBe(5000);
+    expect(fit.coreCapacityRps).toBe(5000);
+    expect(fit.demandFrom).toBe('event-loop busy time');
     expect(fit.lookupsPerRequest).toBe(10);
     expect(fit.itemTimeUs).toBe(20);
     expect(fit.hitRatio).toBe(0.75);
@@ -55,6 +56,22 @@ describe('fitting the service', () => {
     expect(fit.inFlightAtKnee).toEqual({ rps: 200, requests: 0.4 });
     expect(fit.lowLoad).toEqual({ rps: 100, p50Us: 2000, p99Us: 6000 });
     expect(fit).toMatchObject({ callerConnections: 32, callerPipelining: 1, callerTimeoutUs: 5_000_000 });
+  });
+
+  it('reads the demand from the process’s CPU time when every step used reports it (busy time misses the kernel’s share)', async () => {
+    const steps = [
+      step(100, true, { requests: 500, lookups: 5000, hits: 3000, misses: 2000, eventLoopActiveUs: 100_000, cpuUs: 180_000 }),
+      step(200, true, { requests: 1500, lookups: 15_000, hits: 12_000, misses: 3000, eventLoopActiveUs: 300_000, cpuUs: 620_000 }),
+    ];
+    const fit = fitService(await qualification(steps), 30);
+    expect(fit.demandUs).toBe(400); // 800 ms of CPU over 2,000 requests
+    expect(fit.demandFrom).toBe('process CPU time');
+    expect(fit.coreCapacityRps).toBe(2500);
+    expect(fit.itemTimeUs).toBe(40);
+    // One step without it: every step falls back to the busy time, never a mix of the two.
+    const mixed = fitService(await qualification([steps[0]!, step(200, true, { requests: 1500, lookups: 15_000, hits: 12_000, misses: 3000, eventLoopActiveUs: 300_000 })]), 30);
+    expect(mixed.demandFrom).toBe('event-loop busy time');
+    expect(mixed.demandUs).toBe(200);
   });
 
   it('refuses steps without the service’s counters (not the reference service, or no statsPath)', async () => {

@@ -17,7 +17,8 @@ const TEMPLATE = 'profiles/topologies/reference-service.yaml';
 
 const fit: ServiceFit = {
   demandUs: 250,
-  eventLoopCapacityRps: 4000,
+  demandFrom: 'process CPU time',
+  coreCapacityRps: 4000,
   lookupsPerRequest: 10,
   itemTimeUs: 25.3,
   cpus: 1,

@@ -119,6 +119,8 @@ describe('stampede calibrate against the reference service over real memcached',
     const lowest = [...q.steps].sort((a, b) => a.askedRps - b.askedRps)[0]!;
     expect(f.demandUs).toBeGreaterThan(0);
     expect(f.demandUs).toBeLessThan(lowest.latencyUs.max);
+    // The reference service reports its process's CPU time, which is what bounds it on one core.
+    expect(f.demandFrom).toBe('process CPU time');
     expect(f.itemTimeUs).toBeGreaterThan(0);
     expect(f.lookupsPerRequest).toBeGreaterThanOrEqual(1);
     expect(f.lookupsPerRequest).toBeLessThanOrEqual(20); // batches of 1–20 URIs
