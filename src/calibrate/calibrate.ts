@@ -8,7 +8,7 @@ import { stepProfile } from '../qualify/step-profile.ts';
 import { renderQualificationReports } from '../report/qualification-report.ts';
 import { writeFileAtomic, writeJson, writeReports } from '../run-folder/index.ts';
 import { calibratedTopology, topologyYaml } from './calibrated-topology.ts';
-import { CALIBRATION_TARGETS, calibrationVerdict, kneeRow, loadRow } from './compare.ts';
+import { CALIBRATION_TARGETS, calibrationVerdict, kneeRow, loadRow, worstChurn } from './compare.ts';
 import { CalibrationInputError } from './errors.ts';
 import { fitService } from './fit.ts';
 import { readMemcachedRun } from './memcached-run.ts';
@@ -64,7 +64,13 @@ export async function calibrate(options: CalibrateOptions): Promise<Calibration 
     options.signal,
   );
   if (probe === undefined) return undefined;
-  const fitted: FittedParameters = { ...fit, modelLowLoadP50Us: probe.p50Us, networkUs: Math.max(0, fit.lowLoad.p50Us - probe.p50Us) };
+  const residual = (us: number) => Math.max(0, us - probe.p50Us);
+  const fitted: FittedParameters = {
+    ...fit,
+    modelLowLoadP50Us: probe.p50Us,
+    networkUs: residual(fit.lowLoad.p50Us),
+    networkDelayUs: fit.lowLoad.quantilesUs.map(residual),
+  };
   const calibrated = calibratedTopology(template, fitted);
   writeFileAtomic(topologyFile, topologyYaml(calibrated.raw, [`Calibrated by stampede calibrate from ${options.realDir} and ${options.topologyFile}.`, ...fittedLines(fitted)]));
   const profile = modelProfile(real.profile, calibrated.topology, topologyFile);
@@ -98,7 +104,12 @@ export async function calibrate(options: CalibrateOptions): Promise<Calibration 
     knee,
     rows,
     targets: CALIBRATION_TARGETS,
-    verdict: calibrationVerdict(knee, rows, { realRps: capacity, modelRps: modelQualification.capacityRps, coreRps: fitted.coreCapacityRps }),
+    verdict: calibrationVerdict(knee, rows, {
+      realRps: capacity,
+      modelRps: modelQualification.capacityRps,
+      coreRps: fitted.coreCapacityRps,
+      churn: worstChurn(real.steps, fitted.settings.poolMaxIdle, real.qualification.step.warmupMs),
+    }),
     model: { qualificationDir: CALIBRATION_FILES.modelQualification, stepDirs },
     curves: { real: realCurve, model: modelCurve },
   };

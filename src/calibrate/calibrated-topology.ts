@@ -8,7 +8,7 @@ import type { ServiceFit } from './fit.ts';
 export const NETWORK = 'calibrated-network';
 
 /** The fit, with the residual delay once it is known. */
-type Fit = ServiceFit & { networkUs?: number };
+type Fit = ServiceFit & { networkUs?: number; networkDelayUs?: number[] };
 
 /**
  * The template with the fitted figures written in, as a topology document (input form: durations
@@ -52,13 +52,21 @@ export function calibratedTopology(template: Template, fit: Fit): { raw: Record<
 
   if (fit.networkUs !== undefined && fit.networkUs > 0) {
     if (services[NETWORK] !== undefined) throw new CalibrationInputError(`the topology already has a service named ${NETWORK}`, 'rename it');
-    services[NETWORK] = { workers: 'inf', cpus: 'inf', serviceTime: durationText(Math.round(fit.networkUs)), calls: [{ to: entry, via: NETWORK }] };
+    services[NETWORK] = { workers: 'inf', cpus: 'inf', serviceTime: delayOf(fit.networkDelayUs ?? [fit.networkUs]), calls: [{ to: entry, via: NETWORK }] };
     groups[NETWORK] = { pool: { maxOpen: 'inf', maxIdle: 'inf' } };
     raw.entry = NETWORK;
   }
   const parsed = TopologySchema.safeParse(raw);
   if (!parsed.success) throw new Error(`calibrated topology is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return { raw, topology: parsed.data };
+}
+
+/** Equally likely delays (µs) as a topology duration: one fixed value, or an empirical law of the distinct ones. */
+function delayOf(delaysUs: readonly number[]): string | { type: 'empirical'; values: { value: string; weight: number }[] } {
+  const counts = new Map<number, number>();
+  for (const us of delaysUs) counts.set(Math.round(us), (counts.get(Math.round(us)) ?? 0) + 1);
+  if (counts.size === 1) return durationText([...counts.keys()][0]!);
+  return { type: 'empirical', values: [...counts].sort((a, b) => a[0] - b[0]).map(([us, n]) => ({ value: durationText(us), weight: n })) };
 }
 
 /** Whole µs as a topology writes them: "5s", "100ms", "660us". */

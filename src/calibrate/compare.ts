@@ -14,6 +14,38 @@ export interface CapacityRow {
   realRps: number;
   modelRps: number;
   coreRps: number;
+  /** The step where the service's memcached pool dialled the most connections per second, when it churned at all. */
+  churn?: PoolChurn | undefined;
+}
+
+/** Connections a step's pool dialled: beyond its idle cap each is closed after use and dialled again. */
+export interface PoolChurn {
+  rps: number;
+  opened: number;
+  seconds: number;
+  idleCap: number;
+}
+
+/** Dials per second above which a step's pool churned (a steady pool dials only to grow). */
+const CHURNING_DIALS_PER_SECOND = 50;
+
+/**
+ * The step whose pool dialled the most connections per second, when that passes
+ * CHURNING_DIALS_PER_SECOND. The service's counters cover the step's warm-up too (`warmupMs`).
+ */
+export function worstChurn(
+  steps: readonly { askedRps: number; durationMs: number; service?: { connectionsOpened?: number } }[],
+  idleCap: number,
+  warmupMs: number,
+): PoolChurn | undefined {
+  let worst: PoolChurn | undefined;
+  for (const step of steps) {
+    const opened = step.service?.connectionsOpened;
+    if (opened === undefined) continue;
+    const seconds = (step.durationMs + warmupMs) / 1000;
+    if (opened / seconds >= CHURNING_DIALS_PER_SECOND && (!worst || opened / seconds > worst.opened / worst.seconds)) worst = { rps: step.askedRps, opened, seconds, idleCap };
+  }
+  return worst;
 }
 
 /** Two rates closer than this share are the same step. */
@@ -85,10 +117,7 @@ export function loadRow(multiple: Multiple, rps: number, real: readonly CurvePoi
 export function calibrationVerdict(knee: KneeRow, rows: readonly LoadRow[], capacity: CapacityRow, targets: CalibrationTargets = CALIBRATION_TARGETS): CalibrationVerdict {
   const disagreements: string[] = [];
   let met = true;
-  if (capacity.realRps < STARVED * capacity.coreRps)
-    disagreements.push(
-      `capacity: the service saturated at ${capacity.realRps} rps, under ${pct(STARVED)} of the ${Math.round(capacity.coreRps)} rps its CPU per request allows on one core: it did not have a core to itself (a busy machine?), or something other than CPU limited it, which the model does not have`,
-    );
+  if (capacity.realRps < STARVED * capacity.coreRps) disagreements.push(starvedCapacity(capacity));
   if (!knee.real || !knee.model) {
     met = false;
     const missing = !knee.real && !knee.model ? 'neither the service nor the model turned' : !knee.real ? 'the service did not turn' : 'the model did not turn';
@@ -114,4 +143,11 @@ export function signed(x: number): string {
 
 export function pct(x: number): string {
   return `${Math.round(x * 100)}%`;
+}
+
+function starvedCapacity(capacity: CapacityRow): string {
+  const saturated = `capacity: the service saturated at ${capacity.realRps} rps, under ${pct(STARVED)} of the ${Math.round(capacity.coreRps)} rps its CPU per request allows on one core`;
+  const churn = capacity.churn;
+  if (!churn) return `${saturated}: it did not have a core to itself (a busy machine?), or something other than CPU limited it, which the model does not have`;
+  return `${saturated}: its memcached pool churned — at ${churn.rps} rps it dialled ${churn.opened} connections in ${churn.seconds} s (idle cap ${churn.idleCap}: a connection beyond it is closed after use and dialled again), a collapse the calibrated pool does not have (its dials cost no CPU); qualify the service with --pool-max-idle equal to --pool-max-open to calibrate without it`;
 }

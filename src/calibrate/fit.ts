@@ -3,9 +3,15 @@ import { CalibrationInputError } from './errors.ts';
 import type { RealQualification } from './real-qualification.ts';
 import type { FittedParameters, MemcachedGetFigures, RealStep, ServiceCounters } from './types.ts';
 import { warmKeysFor } from './warm-keys.ts';
+import { decodeFromCompressedBase64, newHistogram } from '../recorder/histograms.ts';
 
 /** Everything fitted from the real run alone; the residual delay needs a model run (see calibrate.ts). */
-export type ServiceFit = Omit<FittedParameters, 'modelLowLoadP50Us' | 'networkUs'>;
+export type ServiceFit = Omit<FittedParameters, 'modelLowLoadP50Us' | 'networkUs' | 'networkDelayUs'>;
+
+/** Steps whose CPU kept the service's core at most this busy are low load: queueing adds little there. */
+const LOW_LOAD_UTILISATION = 0.25;
+/** The low-load latency at each hundredth: the residual delay's distribution has this many equally likely values. */
+const QUANTILES = 100;
 
 /**
  * Fits the model's parameters to a real qualification of the reference service. The service is one
@@ -35,7 +41,6 @@ export function fitService(real: RealQualification, templateGetUs: number, memca
   const hits = sum((c) => c.hits);
   const hitRatio = hits + sum((c) => c.misses) > 0 ? hits / (hits + sum((c) => c.misses)) : 0;
   const warmKeys = warmKeysFor(hitRatio, real.profile.keys.count, real.profile.keys.popularity);
-  const low = real.steps[0]!;
   return {
     demandUs,
     demandFrom: fromCpu ? 'process CPU time' : 'event-loop busy time',
@@ -46,10 +51,32 @@ export function fitService(real: RealQualification, templateGetUs: number, memca
     inFlightAtKnee: inFlightAtKnee(real),
     hitRatio,
     ...(warmKeys !== undefined && { warmKeys }),
-    memcached: memcached ? { getUs: memcached.p50Us, from: `p50 of gets in ${memcached.dir}` } : { getUs: templateGetUs, from: 'the topology (no --memcached-run)' },
+    memcached: memcached ? { getUs: memcached.p50Us, from: `p50 write-to-reply in ${memcached.dir}` } : { getUs: templateGetUs, from: 'the topology (no --memcached-run)' },
     settings: real.settings,
     ...callers(real.profile),
-    lowLoad: { rps: low.askedRps, p50Us: low.latencyUs.p50, p99Us: low.latencyUs.p99 },
+    lowLoad: lowLoadOf(real.steps, demandUs),
+  };
+}
+
+/**
+ * The low-load steps' latencies added up (their histograms, exactly). One step alone is fragile:
+ * the first also warms the service up (its JIT, its pool), and its p50 can be twice the next one's.
+ */
+function lowLoadOf(steps: readonly RealStep[], demandUs: number): ServiceFit['lowLoad'] {
+  const low = steps.filter((s, i) => i === 0 || (s.askedRps * demandUs) / 1e6 <= LOW_LOAD_UTILISATION);
+  const histograms = low.flatMap((s) => (s.latencyHistogram ? [decodeFromCompressedBase64(s.latencyHistogram)] : []));
+  if (histograms.length === 0) {
+    const first = steps[0]!;
+    return { rps: first.askedRps, stepsRps: [first.askedRps], p50Us: first.latencyUs.p50, p99Us: first.latencyUs.p99, quantilesUs: [first.latencyUs.p50] };
+  }
+  const pooled = newHistogram();
+  for (const h of histograms) pooled.add(h);
+  return {
+    rps: low[0]!.askedRps,
+    stepsRps: low.map((s) => s.askedRps),
+    p50Us: pooled.getValueAtPercentile(50),
+    p99Us: pooled.getValueAtPercentile(99),
+    quantilesUs: Array.from({ length: QUANTILES }, (_, i) => pooled.getValueAtPercentile(((i + 0.5) * 100) / QUANTILES)),
   };
 }
 

@@ -39,7 +39,7 @@ export function readRealQualification(dir: string): RealQualification {
     profile ??= stored.profile;
     settings ??= serviceSettings(stored.result.driver.targetStats);
     const service = serviceCounters(stored.result.intervals.gauges);
-    return { ...step, meanUs: stored.result.latencyUs.mean, ...(service && { service }) };
+    return { ...step, meanUs: stored.result.latencyUs.mean, latencyHistogram: stored.result.histograms.latency, ...(service && { service }) };
   });
   if (!profile) throw new CalibrationInputError(`no step of ${dir} kept its profile.json`, QUALIFY_HINT);
   if (!settings) throw new CalibrationInputError(`no step of ${dir} holds the reference service's settings (GET /stats)`, QUALIFY_HINT);
@@ -92,5 +92,14 @@ function serviceCounters(gauges: Record<string, GaugeStats>): ServiceCounters | 
   if (figures.some((f) => f === undefined)) return undefined;
   const [ok, failed, hits, misses, errors, activeUs] = figures as number[];
   const cpuUs = delta('cpu.usedUs');
-  return { requests: ok! + failed!, lookups: hits! + misses! + errors!, hits: hits!, misses: misses!, eventLoopActiveUs: activeUs!, ...(cpuUs !== undefined && { cpuUs }) };
+  const connectionsOpened = delta('connections.memcachedOpened');
+  return {
+    requests: ok! + failed!,
+    lookups: hits! + misses! + errors!,
+    hits: hits!,
+    misses: misses!,
+    eventLoopActiveUs: activeUs!,
+    ...(cpuUs !== undefined && { cpuUs }),
+    ...(connectionsOpened !== undefined && { connectionsOpened }),
+  };
 }

@@ -11,7 +11,7 @@ export function fittedLines(f: FittedParameters): string[] {
     `Little's law at ${f.inFlightAtKnee.rps} rps: ${f.inFlightAtKnee.requests.toFixed(1)} requests in flight (callers' connections: ${f.callerConnections} × pipelining ${f.callerPipelining})`,
     `memcached get: ${f.memcached.getUs} µs round trip (${f.memcached.from}), a delay with no worker limit; hit ratio ${(f.hitRatio * 100).toFixed(1)}%${f.warmKeys !== undefined ? ` → a warm cache of the ${f.warmKeys} most popular keys` : ''}`,
     `the service's settings: fan-out limit ${s.limit}, pool ${s.poolMaxOpen} open / ${s.poolMaxIdle} idle, checkout timeout ${formatUs(s.checkoutTimeoutUs)}, operation timeout ${formatUs(s.operationTimeoutUs)}, store delay ${formatUs(s.storeDelayUs)}`,
-    `residual delay (network, wake-ups, timer slack): ${formatUs(f.networkUs)} = service p50 ${formatUs(f.lowLoad.p50Us)} − model p50 ${formatUs(f.modelLowLoadP50Us)} at ${f.lowLoad.rps} rps`,
+    `residual delay (network, wake-ups, timer slack, pauses): median ${formatUs(f.networkUs)} = service p50 ${formatUs(f.lowLoad.p50Us)} − model p50 ${formatUs(f.modelLowLoadP50Us)} at low load (steps ${f.lowLoad.stepsRps.join(', ')} rps); its spread is the service's there (p99 ${formatUs(f.lowLoad.p99Us)}), as ${f.networkDelayUs.length} equally likely delays`,
   ];
 }
 

@@ -10,6 +10,8 @@ export interface ServiceCounters {
   eventLoopActiveUs: number;
   /** CPU time of the whole process, µs (services that report it: the reference service since it reports `cpu.usedUs`). */
   cpuUs?: number;
+  /** memcached connections its pool dialled (each beyond the idle cap is closed after use). */
+  connectionsOpened?: number;
 }
 
 /** The settings the reference service reports in GET /stats (durations µs). */
@@ -27,6 +29,8 @@ export interface ServiceSettings {
 export interface RealStep extends StepOutcome {
   /** Mean latency of the step, µs (Little's law). */
   meanUs: number;
+  /** The step's latency histogram (compressed base64), when its run folder holds one. */
+  latencyHistogram?: string;
   service?: ServiceCounters;
 }
 
@@ -62,12 +66,23 @@ export interface FittedParameters {
   callerConnections: number;
   callerPipelining: number;
   callerTimeoutUs: number;
-  /** The lowest step: the low-load figures the residual delay is fitted to. */
-  lowLoad: { rps: number; p50Us: number; p99Us: number };
+  /**
+   * The service at low load (every step whose CPU kept its core under LOW_LOAD_UTILISATION busy,
+   * their latencies added up; at least the lowest step): what the residual delay is fitted to.
+   * `rps` is the lowest step's, where the model is probed; `quantilesUs` the latency at each
+   * hundredth (the 0.5th to the 99.5th percentile).
+   */
+  lowLoad: { rps: number; stepsRps: number[]; p50Us: number; p99Us: number; quantilesUs: number[] };
   /** The model's p50 at the low-load rate before the residual delay was added, µs. */
   modelLowLoadP50Us: number;
-  /** Real low-load p50 − the model's: network and what else the model does not see, as a fixed delay in front of the service, µs. */
+  /** Real low-load p50 − the model's: the residual delay's median, µs. */
   networkUs: number;
+  /**
+   * The residual delay's distribution: each low-load quantile − the model's p50 (floored at 0), as
+   * equally likely values — the network, wake-ups, timer slack and pauses the model does not see,
+   * with the spread they have, in front of the service, µs.
+   */
+  networkDelayUs: number[];
 }
 
 export type Multiple = 0.5 | 0.8 | 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calibrationVerdict, kneeOf, kneeRow, loadRow, p99At } from '../../src/calibrate/compare.ts';
+import { calibrationVerdict, kneeOf, kneeRow, loadRow, p99At, worstChurn } from '../../src/calibrate/compare.ts';
 import type { CurvePoint } from '../../src/calibrate/types.ts';
 
 const curve = (points: [number, number][]): CurvePoint[] => points.map(([rps, p99Us]) => ({ rps, p99Us }));
@@ -85,5 +85,25 @@ describe('the verdict', () => {
     expect(verdict.met).toBe(false);
     expect(verdict.disagreements[0]).toMatch(/^capacity: the service saturated at 300 rps, under 50% of the 1500 rps/);
     expect(verdict.disagreements[1]).toMatch(/^knee: the model did not turn/);
+  });
+
+  it('names pool churn as what starved the service when a step’s pool dialled over 50 connections a second', () => {
+    const steps = [
+      { askedRps: 1000, durationMs: 10_000, service: { connectionsOpened: 30 } },
+      { askedRps: 1500, durationMs: 10_000, service: { connectionsOpened: 2_900 } },
+      { askedRps: 1400, durationMs: 10_000, service: { connectionsOpened: 12_900 } },
+      { askedRps: 1300, durationMs: 10_000 },
+    ];
+    // The counters cover the 3 s warm-up as well.
+    const churn = worstChurn(steps, 100, 3000);
+    expect(churn).toEqual({ rps: 1400, opened: 12_900, seconds: 13, idleCap: 100 });
+    const flat = curve([
+      [100, 2000],
+      [1500, 2100],
+    ]);
+    const verdict = calibrationVerdict(kneeRow(service, flat, {}), [], { realRps: 1340, modelRps: 3400, coreRps: 4000, churn });
+    expect(verdict.disagreements[0]).toContain('its memcached pool churned — at 1400 rps it dialled 12900 connections in 13 s (idle cap 100');
+    // A pool that only grew (under 50 dials a second) is not churn.
+    expect(worstChurn(steps.slice(0, 1), 100, 3000)).toBeUndefined();
   });
 });

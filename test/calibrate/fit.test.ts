@@ -5,6 +5,7 @@ import type { RealQualification } from '../../src/calibrate/real-qualification.t
 import type { RealStep, ServiceCounters } from '../../src/calibrate/types.ts';
 import type { Qualification } from '../../src/analysis/qualification.ts';
 import { loadProfile } from '../../src/profile/load.ts';
+import { encodeIntoCompressedBase64, newHistogram } from '../../src/recorder/histograms.ts';
 
 function step(askedRps: number, pass: boolean, service: ServiceCounters | undefined, latency = { p50: 2000, p99: 6000 }): RealStep {
   return {
@@ -54,7 +55,8 @@ describe('fitting the service', () => {
     expect(fit.memcached).toEqual({ getUs: 30, from: 'the topology (no --memcached-run)' });
     // Little's law at the knee: 200 rps × 2 ms mean latency.
     expect(fit.inFlightAtKnee).toEqual({ rps: 200, requests: 0.4 });
-    expect(fit.lowLoad).toEqual({ rps: 100, p50Us: 2000, p99Us: 6000 });
+    // Steps without a histogram: the lowest step's own figures.
+    expect(fit.lowLoad).toEqual({ rps: 100, stepsRps: [100], p50Us: 2000, p99Us: 6000, quantilesUs: [2000] });
     expect(fit).toMatchObject({ callerConnections: 32, callerPipelining: 1, callerTimeoutUs: 5_000_000 });
   });
 
@@ -72,6 +74,30 @@ describe('fitting the service', () => {
     const mixed = fitService(await qualification([steps[0]!, step(200, true, { requests: 1500, lookups: 15_000, hits: 12_000, misses: 3000, eventLoopActiveUs: 300_000 })]), 30);
     expect(mixed.demandFrom).toBe('event-loop busy time');
     expect(mixed.demandUs).toBe(200);
+  });
+
+  it('fits the low load to every step whose CPU kept the core at most a quarter busy, their latencies added up', async () => {
+    const histogram = (valueUs: number, count: number) => {
+      const h = newHistogram();
+      h.recordValueWithCount(valueUs, count);
+      return encodeIntoCompressedBase64(h);
+    };
+    const counters = (requests: number) => ({ requests, lookups: requests * 10, hits: requests, misses: 0, eventLoopActiveUs: requests * 200 });
+    // 200 µs per request: a quarter of the core is 1,250 rps, so the 2,000 rps step is not low load.
+    const steps = [
+      { ...step(100, true, counters(500)), latencyHistogram: histogram(3000, 100) },
+      { ...step(200, true, counters(1000)), latencyHistogram: histogram(1000, 300) },
+      { ...step(2000, true, counters(10_000)), latencyHistogram: histogram(9000, 1000) },
+    ];
+    const { lowLoad } = fitService(await qualification(steps), 30);
+    expect(lowLoad.rps).toBe(100);
+    expect(lowLoad.stepsRps).toEqual([100, 200]);
+    expect(lowLoad.p50Us).toBeGreaterThanOrEqual(1000);
+    expect(lowLoad.p50Us).toBeLessThan(1010);
+    expect(lowLoad.quantilesUs).toHaveLength(100);
+    // Three quarters of the pooled requests took 1 ms, a quarter 3 ms; none of the busy step's 9 ms.
+    expect(lowLoad.quantilesUs.filter((q) => q < 1010)).toHaveLength(75);
+    expect(lowLoad.quantilesUs.filter((q) => q >= 3000 && q < 3010)).toHaveLength(25);
   });
 
   it('refuses steps without the service’s counters (not the reference service, or no statsPath)', async () => {

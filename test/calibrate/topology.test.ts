@@ -30,7 +30,7 @@ const fit: ServiceFit = {
   callerConnections: 16,
   callerPipelining: 1,
   callerTimeoutUs: 5_000_000,
-  lowLoad: { rps: 100, p50Us: 1500, p99Us: 4000 },
+  lowLoad: { rps: 100, stepsRps: [100], p50Us: 1500, p99Us: 4000, quantilesUs: [1500] },
 };
 
 describe('the calibrated topology', () => {
@@ -58,6 +58,18 @@ describe('the calibrated topology', () => {
     expect(text.startsWith('# fitted by a test\n')).toBe(true);
     expect(text).toContain('timeout: 5s');
     expect(TopologySchema.parse(parse(text))).toEqual(topology);
+  });
+
+  it('gives the delay hop the residual’s spread: equally likely delays as an empirical law', () => {
+    const { topology } = calibratedTopology(readTemplate(TEMPLATE), { ...fit, networkUs: 300, networkDelayUs: [100, 300, 300, 2000] });
+    expect(topology.services[NETWORK]!.serviceTime).toEqual({
+      type: 'empirical',
+      values: [
+        { value: 100, weight: 1 },
+        { value: 300, weight: 2 },
+        { value: 2000, weight: 1 },
+      ],
+    });
   });
 
   it('has no delay hop when the model is already as slow as the service at low load', () => {
