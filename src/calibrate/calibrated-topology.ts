@@ -27,7 +27,7 @@ export function calibratedTopology(template: Template, fit: Fit): { raw: Record<
   service.workers = 'inf';
   service.cpus = fit.cpus;
   service.serviceTime = '0us';
-  service.itemTime = exactMeanUs(fit.itemTimeUs);
+  service.itemTime = itemTimeOf(fit);
 
   const s = fit.settings;
   const group = (groups[cacheGroup] ??= {});
@@ -59,6 +59,26 @@ export function calibratedTopology(template: Template, fit: Fit): { raw: Record<
   const parsed = TopologySchema.safeParse(raw);
   if (!parsed.success) throw new Error(`calibrated topology is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return { raw, topology: parsed.data };
+}
+
+/**
+ * The per-item CPU: its exact mean, or with GC pauses a mix — the base time most of the time, the
+ * base plus a pause for one item in 1/perItem of each kind — whose mean is still the fitted one.
+ */
+function itemTimeOf(fit: Fit): ReturnType<typeof exactMeanUs> {
+  const pauses = fit.pauses ? [fit.pauses.minor, fit.pauses.major].filter((p) => p.perItem > 0 && p.meanUs > 0) : [];
+  if (pauses.length === 0) return exactMeanUs(fit.itemTimeUs);
+  const baseUs = Math.max(0, fit.itemTimeUs - pauses.reduce((us, p) => us + p.perItem * p.meanUs, 0));
+  const base = exactMeanUs(baseUs);
+  const baseValues = typeof base === 'string' ? [{ value: base, weight: 1 }] : base.values;
+  const paused = pauses.reduce((share, p) => share + p.perItem, 0);
+  return {
+    type: 'empirical',
+    values: [
+      ...baseValues.map((v) => ({ value: v.value, weight: v.weight * (1 - paused) })),
+      ...pauses.map((p) => ({ value: durationText(Math.round(baseUs + p.meanUs)), weight: p.perItem })),
+    ],
+  };
 }
 
 /** Equally likely delays (µs) as a topology duration: one fixed value, or an empirical law of the distinct ones. */

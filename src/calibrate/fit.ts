@@ -1,7 +1,7 @@
 import type { Profile } from '../profile/types.ts';
 import { CalibrationInputError } from './errors.ts';
 import type { RealQualification } from './real-qualification.ts';
-import type { FittedParameters, MemcachedGetFigures, RealStep, ServiceCounters } from './types.ts';
+import type { FittedParameters, MemcachedGetFigures, PauseFit, RealStep, ServiceCounters } from './types.ts';
 import { warmKeysFor } from './warm-keys.ts';
 import { decodeFromCompressedBase64, newHistogram } from '../recorder/histograms.ts';
 
@@ -41,6 +41,10 @@ export function fitService(real: RealQualification, templateGetUs: number, memca
   const hits = sum((c) => c.hits);
   const hitRatio = hits + sum((c) => c.misses) > 0 ? hits / (hits + sum((c) => c.misses)) : 0;
   const warmKeys = warmKeysFor(hitRatio, real.profile.keys.count, real.profile.keys.popularity);
+  const pauses = pausesOf(
+    used.map((s) => s.service),
+    sum((c) => c.lookups),
+  );
   return {
     demandUs,
     demandFrom: fromCpu ? 'process CPU time' : 'event-loop busy time',
@@ -48,6 +52,7 @@ export function fitService(real: RealQualification, templateGetUs: number, memca
     lookupsPerRequest,
     itemTimeUs: demandUs / Math.max(lookupsPerRequest, 1),
     cpus: 1,
+    ...(pauses && { pauses }),
     inFlightAtKnee: inFlightAtKnee(real),
     hitRatio,
     ...(warmKeys !== undefined && { warmKeys }),
@@ -55,6 +60,23 @@ export function fitService(real: RealQualification, templateGetUs: number, memca
     settings: real.settings,
     ...callers(real.profile),
     lowLoad: lowLoadOf(real.steps, demandUs),
+  };
+}
+
+/** GC pauses per item of work (URI) and their mean, by kind, over the steps used; none when a step did not report them. */
+function pausesOf(counters: readonly ServiceCounters[], lookups: number): ServiceFit['pauses'] {
+  if (lookups <= 0 || counters.some((c) => c.gc === undefined)) return undefined;
+  const total = (f: (gc: NonNullable<ServiceCounters['gc']>) => number) => counters.reduce((n, c) => n + f(c.gc!), 0);
+  const kind = (pauses: number, pauseUs: number): PauseFit => ({ perItem: pauses / lookups, meanUs: pauses > 0 ? pauseUs / pauses : 0 });
+  return {
+    minor: kind(
+      total((g) => g.minorPauses),
+      total((g) => g.minorPauseUs),
+    ),
+    major: kind(
+      total((g) => g.majorPauses),
+      total((g) => g.majorPauseUs),
+    ),
   };
 }
 

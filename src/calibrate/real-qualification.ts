@@ -93,6 +93,11 @@ function serviceCounters(gauges: Record<string, GaugeStats>): ServiceCounters | 
   const [ok, failed, hits, misses, errors, activeUs] = figures as number[];
   const cpuUs = delta('cpu.usedUs');
   const connectionsOpened = delta('connections.memcachedOpened');
+  const gcFigures = ['gc.minorPauses', 'gc.minorPauseUs', 'gc.majorPauses', 'gc.majorPauseUs'].map(delta);
+  const [minorPauses, minorPauseUs, majorPauses, majorPauseUs] = gcFigures as number[];
+  const gc = gcFigures.every((f) => f !== undefined)
+    ? { minorPauses: minorPauses!, minorPauseUs: minorPauseUs!, majorPauses: majorPauses!, majorPauseUs: majorPauseUs! }
+    : undefined;
   return {
     requests: ok! + failed!,
     lookups: hits! + misses! + errors!,
@@ -101,5 +106,6 @@ function serviceCounters(gauges: Record<string, GaugeStats>): ServiceCounters | 
     eventLoopActiveUs: activeUs!,
     ...(cpuUs !== undefined && { cpuUs }),
     ...(connectionsOpened !== undefined && { connectionsOpened }),
+    ...(gc && { gc }),
   };
 }

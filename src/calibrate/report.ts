@@ -8,11 +8,19 @@ export function fittedLines(f: FittedParameters): string[] {
   const s = f.settings;
   return [
     `service CPU: ${f.demandUs.toFixed(1)} µs per request (${f.demandFrom} ÷ requests: at most ${Math.round(f.coreCapacityRps)} rps on its one core) = ${f.itemTimeUs.toFixed(2)} µs per URI × ${f.lookupsPerRequest.toFixed(1)} URIs per request; cpus ${f.cpus}, workers inf`,
+    ...pauseLines(f),
     `Little's law at ${f.inFlightAtKnee.rps} rps: ${f.inFlightAtKnee.requests.toFixed(1)} requests in flight (callers' connections: ${f.callerConnections} × pipelining ${f.callerPipelining})`,
     `memcached get: ${f.memcached.getUs} µs round trip (${f.memcached.from}), a delay with no worker limit; hit ratio ${(f.hitRatio * 100).toFixed(1)}%${f.warmKeys !== undefined ? ` → a warm cache of the ${f.warmKeys} most popular keys` : ''}`,
     `the service's settings: fan-out limit ${s.limit}, pool ${s.poolMaxOpen} open / ${s.poolMaxIdle} idle, checkout timeout ${formatUs(s.checkoutTimeoutUs)}, operation timeout ${formatUs(s.operationTimeoutUs)}, store delay ${formatUs(s.storeDelayUs)}`,
     `residual delay (network, wake-ups, timer slack, pauses): median ${formatUs(f.networkUs)} = service p50 ${formatUs(f.lowLoad.p50Us)} − model p50 ${formatUs(f.modelLowLoadP50Us)} at low load (steps ${f.lowLoad.stepsRps.join(', ')} rps); its spread is the service's there (p99 ${formatUs(f.lowLoad.p99Us)}), as ${f.networkDelayUs.length} equally likely delays`,
   ];
+}
+
+function pauseLines(f: FittedParameters): string[] {
+  if (!f.pauses) return [];
+  const line = (name: string, p: { perItem: number; meanUs: number }) =>
+    p.perItem > 0 ? `${name} 1 in ${Math.round(1 / p.perItem)} URIs, mean ${formatUs(Math.round(p.meanUs))}` : `${name} none`;
+  return [`GC pauses (each holds the core as a longer item): ${line('minor', f.pauses.minor)}; ${line('major', f.pauses.major)}`];
 }
 
 function source(p: P99At): string {

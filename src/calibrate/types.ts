@@ -12,6 +12,14 @@ export interface ServiceCounters {
   cpuUs?: number;
   /** memcached connections its pool dialled (each beyond the idle cap is closed after use). */
   connectionsOpened?: number;
+  /** Its garbage collections (services that report them: the reference service's `gc`): count and total pause, µs. */
+  gc?: { minorPauses: number; minorPauseUs: number; majorPauses: number; majorPauseUs: number };
+}
+
+/** One kind of GC pause as the model holds it: how often per item of work, and how long. */
+export interface PauseFit {
+  perItem: number;
+  meanUs: number;
 }
 
 /** The settings the reference service reports in GET /stats (durations µs). */
@@ -55,6 +63,13 @@ export interface FittedParameters {
   itemTimeUs: number;
   /** Cores running the service's CPU time: the service has one JavaScript thread. */
   cpus: 1;
+  /**
+   * Its GC pauses, when it reports them: a pause stops its one thread, so the model's per-item CPU
+   * becomes a mix — most items take the base time, one in 1/perItem also takes a pause and holds
+   * the core for it (pauses then come as often as work does, as allocation-driven collections do).
+   * The mean per item stays `itemTimeUs`.
+   */
+  pauses?: { minor: PauseFit; major: PauseFit };
   /** Little's law at the knee (or the highest passing step): requests in flight = rate × mean latency. For the report. */
   inFlightAtKnee: { rps: number; requests: number };
   /** hits ÷ (hits + misses) over the steps used; with the keys the model's warm cache holds to match it. */

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { performance } from 'node:perf_hooks';
+import { constants as perfConstants, PerformanceObserver, performance, type PerformanceEntry } from 'node:perf_hooks';
 import { cpuUsage } from 'node:process';
 import { MemcachedPool, type LookupResult, type PoolSettings } from './memcached-pool.ts';
 
@@ -50,6 +50,13 @@ export interface ReferenceStats {
    * the kernel's and the helper threads' share (about half of it on loopback).
    */
   cpu: { usedUs: number };
+  /**
+   * Garbage collections since the service started, each a pause of its one JavaScript thread:
+   * minor (scavenges, frequent and short: their rate follows the allocation, so the request rate)
+   * and major (mark-compact), count and total pause, µs. What `stampede calibrate` turns into the
+   * rare long item that holds the model's core.
+   */
+  gc: { minorPauses: number; minorPauseUs: number; majorPauses: number; majorPauseUs: number };
   requests: { ok: number; failed: number; inFlight: number };
   lookups: { hits: number; misses: number; errors: number; checkoutTimeouts: number; inFlight: number; inFlightHighWater: number };
   connections: {
@@ -78,6 +85,7 @@ export async function startReferenceService(settings: ReferenceSettings): Promis
   const counters = { ok: 0, failed: 0, inFlight: 0, hits: 0, misses: 0, errors: 0, lookupsInFlight: 0, lookupsHighWater: 0 };
   const clients = new Set<Socket>();
 
+  const gc = watchGc();
   const stats = (): ReferenceStats => ({
     limit: Number.isFinite(settings.limit) ? settings.limit : 'inf',
     settings: {
@@ -89,6 +97,7 @@ export async function startReferenceService(settings: ReferenceSettings): Promis
     },
     eventLoop: { threads: 1, activeUs: Math.round(performance.eventLoopUtilization().active * 1000) },
     cpu: { usedUs: processCpuUs() },
+    gc: { ...gc.counts },
     requests: { ok: counters.ok, failed: counters.failed, inFlight: counters.inFlight },
     lookups: {
       hits: counters.hits,
@@ -193,7 +202,10 @@ export async function startReferenceService(settings: ReferenceSettings): Promis
     s.on('close', () => clients.delete(s));
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => {
+      gc.stop();
+      reject(error);
+    });
     server.listen(settings.port, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
@@ -204,6 +216,7 @@ export async function startReferenceService(settings: ReferenceSettings): Promis
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of clients) s.destroy();
+        gc.stop();
         pool.close();
         server.close(() => resolve());
       }),
@@ -218,4 +231,26 @@ function send(res: ServerResponse, status: number, body: string): void {
 function processCpuUs(): number {
   const used = cpuUsage();
   return used.user + used.system;
+}
+
+/** Counts this thread's GC pauses from the moment it is called (the service's own, by kind). */
+function watchGc(): { counts: ReferenceStats['gc']; stop(): void } {
+  const counts = { minorPauses: 0, minorPauseUs: 0, majorPauses: 0, majorPauseUs: 0 };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) countGc(counts, entry);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return { counts, stop: () => observer.disconnect() };
+}
+
+function countGc(counts: ReferenceStats['gc'], entry: PerformanceEntry): void {
+  const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+  const pauseUs = Math.round(entry.duration * 1000);
+  if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) {
+    counts.majorPauses++;
+    counts.majorPauseUs += pauseUs;
+  } else if (kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) {
+    counts.minorPauses++;
+    counts.minorPauseUs += pauseUs;
+  }
 }

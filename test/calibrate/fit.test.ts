@@ -100,6 +100,20 @@ describe('fitting the service', () => {
     expect(lowLoad.quantilesUs.filter((q) => q >= 3000 && q < 3010)).toHaveLength(25);
   });
 
+  it('fits GC pauses per URI and their mean, by kind, when every step used reports them', async () => {
+    const gc = (minor: number, major: number) => ({ minorPauses: minor, minorPauseUs: minor * 2000, majorPauses: major, majorPauseUs: major * 10_000 });
+    const steps = [
+      step(100, true, { requests: 500, lookups: 5000, hits: 5000, misses: 0, eventLoopActiveUs: 100_000, gc: gc(2, 0) }),
+      step(200, true, { requests: 1500, lookups: 15_000, hits: 15_000, misses: 0, eventLoopActiveUs: 300_000, gc: gc(8, 1) }),
+    ];
+    const fit = fitService(await qualification(steps), 30);
+    // 10 minor pauses of 2 ms and 1 major of 10 ms over 20,000 URIs.
+    expect(fit.pauses).toEqual({ minor: { perItem: 10 / 20_000, meanUs: 2000 }, major: { perItem: 1 / 20_000, meanUs: 10_000 } });
+    // A step without them: no pauses rather than a guess.
+    const without = fitService(await qualification([steps[0]!, step(200, true, { requests: 1500, lookups: 15_000, hits: 15_000, misses: 0, eventLoopActiveUs: 300_000 })]), 30);
+    expect(without.pauses).toBeUndefined();
+  });
+
   it('refuses steps without the service’s counters (not the reference service, or no statsPath)', async () => {
     const real = await qualification([step(100, true, undefined)]);
     expect(() => fitService(real, 30)).toThrow(CalibrationInputError);

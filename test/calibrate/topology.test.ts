@@ -72,6 +72,19 @@ describe('the calibrated topology', () => {
     });
   });
 
+  it('turns GC pauses into rare long items whose mix keeps the fitted mean CPU per item', () => {
+    const pauses = { minor: { perItem: 0.001, meanUs: 2000 }, major: { perItem: 0.0001, meanUs: 10_000 } };
+    const { topology } = calibratedTopology(readTemplate(TEMPLATE), { ...fit, pauses, networkUs: 0 });
+    const itemTime = topology.services['reference']!.itemTime as { type: 'empirical'; values: { value: number; weight: number }[] };
+    expect(itemTime.type).toBe('empirical');
+    const total = itemTime.values.reduce((n, v) => n + v.weight, 0);
+    const mean = itemTime.values.reduce((n, v) => n + v.value * v.weight, 0) / total;
+    expect(mean).toBeCloseTo(fit.itemTimeUs, 1);
+    // Base 25.3 − 0.001 × 2000 − 0.0001 × 10000 = 22.3 µs; the pauses ride on it.
+    expect(itemTime.values.map((v) => v.value)).toEqual([22, 23, 2022, 10_022]);
+    expect(itemTime.values.slice(2).map((v) => v.weight / total)).toEqual([expect.closeTo(0.001, 6), expect.closeTo(0.0001, 6)]);
+  });
+
   it('has no delay hop when the model is already as slow as the service at low load', () => {
     const { topology } = calibratedTopology(readTemplate(TEMPLATE), { ...fit, networkUs: 0 });
     expect(topology.entry).toBe('reference');

@@ -121,6 +121,8 @@ describe('stampede calibrate against the reference service over real memcached',
     expect(f.demandUs).toBeLessThan(lowest.latencyUs.max);
     // The reference service reports its process's CPU time, which is what bounds it on one core.
     expect(f.demandFrom).toBe('process CPU time');
+    // …and its garbage collections, which become the model's rare long items.
+    expect(f.pauses).toBeDefined();
     expect(f.itemTimeUs).toBeGreaterThan(0);
     expect(f.lookupsPerRequest).toBeGreaterThanOrEqual(1);
     expect(f.lookupsPerRequest).toBeLessThanOrEqual(20); // batches of 1–20 URIs
