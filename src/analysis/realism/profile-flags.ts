@@ -418,6 +418,27 @@ export const tlsUnverified: FlagRule = ({ profile, result }) => {
   ];
 };
 
+/**
+ * `http.tls` set for a plain http:// target: the profile was written for TLS, but the run made no
+ * handshake and encrypted nothing, so it measured a cheaper path than the one configured.
+ */
+export const tlsUnused: FlagRule = ({ profile, result }) => {
+  const target = result?.target ?? profile.target;
+  const tls = profile.http.tls;
+  const set = [tls.ca && 'ca', tls.cert && 'cert', tls.key && 'key', tls.servername && 'servername', tls.insecure && 'insecure'].filter(Boolean);
+  if (!target.startsWith('http://') || set.length === 0) return [];
+  return [
+    flag(
+      'tls-unused',
+      'warn',
+      'TLS configured, plain HTTP sent',
+      `${target}: http.tls sets ${set.join(', ')}, but the target is http:// — no handshake, nothing encrypted`,
+      INCIDENT.twitter2018b,
+      'target https://… to load the TLS path the profile describes, or drop http.tls',
+    ),
+  ];
+};
+
 /** Rules that need only the profile (and plan). */
 export const PROFILE_RULES: FlagRule[] = [
   keySkew,
@@ -436,6 +457,7 @@ export const PROFILE_RULES: FlagRule[] = [
   generatorLimitsLoosened,
   errorRateIgnored,
   tlsUnverified,
+  tlsUnused,
 ];
 
 export function flag(id: string, severity: RealismFlag['severity'], title: string, evidence: string, incident: string, fix: string): RealismFlag {

@@ -253,6 +253,14 @@ const CASES: FlagCase[] = [
     evidence: /https:\/\/10\.1\.2\.3:8443: http\.tls\.insecure: true/,
   },
   {
+    id: 'tls-unused',
+    severity: 'warn',
+    trigger: () => ({ profile: profileWith({ http: { tls: { ca: 'ca.pem', servername: 'api.internal' } } }), result: resultWith({ target: 'http://10.1.2.3:8080' }) }),
+    // The same settings on an https:// target are used.
+    quiet: () => ({ profile: profileWith({ http: { tls: { ca: 'ca.pem', servername: 'api.internal' } } }), result: resultWith({ target: 'https://10.1.2.3:8443' }) }),
+    evidence: /http:\/\/10\.1\.2\.3:8080: http\.tls sets ca, servername, but the target is http:\/\//,
+  },
+  {
     id: 'generator-limits-loosened',
     severity: 'warn',
     trigger: () => ({ profile: profileWith({ generator: { dispatchLatenessP99: '40ms' } }), result: resultWith({ target: 'http://10.1.2.3:8080' }) }),
