@@ -1,7 +1,7 @@
 import { GENERATOR_GAUGES, GeneratorMonitor, generatorFigures, type GeneratorSnapshot } from '../generator/health.ts';
 import type { DriverReport, HttpTransportReport, MemcachedTransportReport } from '../recorder/driver-report.ts';
 import { SHARED_GAUGES, gaugeKey, type GaugeSpec } from '../recorder/gauges.ts';
-import { encodeIntoCompressedBase64, newHistogram } from '../recorder/histograms.ts';
+import { encodeIntoCompressedBase64 } from '../recorder/histograms.ts';
 import type { Recorder } from '../recorder/types.ts';
 import { emptyRequest, type Schedule, type ScheduledRequest } from '../schedule/types.ts';
 import { realClock, type Clock, type ClockTimer } from './clock.ts';
@@ -156,11 +156,6 @@ export class OpenLoopRun {
   private dropped = 0;
   /** Lateness is recorded for measured requests only; the warm-up is where JIT and caches settle. */
   private warmupUs = 0;
-  /**
-   * Lateness of warm-up requests, never reported: recorded through the same call as measured
-   * lateness, so that call is compiled before the warm-up ends (see RunRecorder's warm-up slices).
-   */
-  private readonly warmupLateness = newHistogram();
   readonly inFlightCap: number;
   private readonly declareGauges: RunContext['declareGauges'];
   private readonly profile: RunContext['profile'];
@@ -213,7 +208,7 @@ export class OpenLoopRun {
     this.sentAtUs[slot] = nowUs;
     const intended = this.intendedAtUs[slot]!;
     const late = nowUs - intended;
-    (intended >= this.warmupUs ? this.monitor.sendLateness : this.warmupLateness).recordValue(Math.max(late, 0));
+    if (intended >= this.warmupUs) this.monitor.sendLateness.recordValue(Math.max(late, 0));
     this.recorder.sent(nowUs, this.client[slot]!);
   }
 
@@ -345,7 +340,7 @@ export class OpenLoopRun {
 
   private dispatch(request: ScheduledRequest, nowUs: number): void {
     const late = nowUs - request.intendedAtUs;
-    (request.intendedAtUs >= this.warmupUs ? this.monitor.dispatchLateness : this.warmupLateness).recordValue(Math.max(late, 0));
+    if (request.intendedAtUs >= this.warmupUs) this.monitor.dispatchLateness.recordValue(Math.max(late, 0));
     if (this.freeTop === 0) {
       if (request.intendedAtUs >= this.warmupUs) this.dropped++;
       this.recorder.dropped(request.intendedAtUs, request.client, request.kind);

@@ -44,24 +44,20 @@ export class IntervalHistograms {
   /** Every completion of the interval, warm-up included: added up when asked for, once per interval. */
   private readonly everything: Histogram = presized();
 
-  private readonly warmupByKind: Histogram[];
-
   constructor(kinds: number) {
     this.byKind = Array.from({ length: kinds }, () => presized());
-    this.warmupByKind = Array.from({ length: kinds }, () => presized());
   }
 
-  /** Hot path: one completion, recorded once (by kind); `sealRecorded` adds up the rest. */
+  /** Hot path: one completion, recorded once (a measured one by kind); `sealRecorded` adds up the rest. */
   record(latencyUs: number, kind: number, measured: boolean): void {
-    (measured ? this.byKind : this.warmupByKind)[kind]!.recordValue(latencyUs);
+    if (measured) this.byKind[kind]!.recordValue(latencyUs);
+    else this.warmup.recordValue(latencyUs);
   }
 
-  /** The interval recorded here is closing: `measured` and `warmup` become the sums of their kinds. */
+  /** The interval recorded here is closing: `measured` becomes the sum of its kinds. */
   sealRecorded(): void {
     this.measured.reset();
-    this.warmup.reset();
     for (const h of this.byKind) this.measured.add(h);
-    for (const h of this.warmupByKind) this.warmup.add(h);
   }
 
   /** Every completion of the interval, warm-up included (the interval's own percentiles); after `sealRecorded` when recorded here. */
@@ -77,7 +73,6 @@ export class IntervalHistograms {
     this.measured.reset();
     this.warmup.reset();
     for (const h of this.byKind) h.reset();
-    for (const h of this.warmupByKind) h.reset();
   }
 
   encode(): EncodedIntervalHistograms {

@@ -112,6 +112,8 @@ export interface ResultInputs {
 export function buildResult({ profile, plan, target, recorder, driver, startedAt, wall, segment }: ResultInputs): RunResult {
   const ok = recorder.ok.latency.totalCount;
   const failed = recorder.failed.latency.totalCount;
+  // Added up from ok and failed when read: once here.
+  const all = recorder.all.latency;
   const durationS = plan.durationUs / 1e6;
   // A segment is asked for its share of the run: 1/count of every request, spread evenly by seq.
   const share = 1 / (segment?.count ?? 1);
@@ -133,14 +135,14 @@ export function buildResult({ profile, plan, target, recorder, driver, startedAt
       ok,
       failed,
       dropped: recorder.droppedCount,
-      inFlightAtEnd: recorder.sentCount + recorder.notSentCount - recorder.all.latency.totalCount,
+      inFlightAtEnd: recorder.sentCount + recorder.notSentCount - all.totalCount,
       warmup: recorder.warmupSent,
     },
     errors: Object.fromEntries(recorder.reasons.flatMap((name, code) => (code > 0 && recorder.errorCounts[code]! > 0 ? [[name, recorder.errorCounts[code]!]] : []))),
     rate: { askedRps: roundTo(measuredExpected / durationS, 2), achievedRps: roundTo(recorder.sentCount / durationS, 2) },
-    latencyUs: summarize(recorder.all.latency),
+    latencyUs: summarize(all),
     serviceTimeUs: summarize(recorder.serviceTime),
-    histograms: { latency: encodeIntoCompressedBase64(recorder.all.latency), serviceTime: encodeIntoCompressedBase64(recorder.serviceTime) },
+    histograms: { latency: encodeIntoCompressedBase64(all), serviceTime: encodeIntoCompressedBase64(recorder.serviceTime) },
     byOutcome: { ok: recorder.ok.toJSON(), failed: recorder.failed.toJSON() },
     byKind: Object.fromEntries(plan.kinds.map((kind, i) => [kind, recorder.byKind[i]!.toJSON()])),
     byClient: Object.fromEntries(plan.clients.map((c, i) => [c.name, { ...recorder.byClient[i]!.toJSON(), instances: c.instances }])),

@@ -41,13 +41,6 @@ export class RunRecorder implements Recorder {
   readonly failed = new Breakdown();
   readonly byKind: Breakdown[];
   readonly byClient: Breakdown[];
-  /**
-   * The same slices for warm-up requests, never reported. Recording warm-up and measured requests
-   * through one path keeps that path compiled for both: when the warm-up ended, the first measured
-   * requests took a branch the JIT had never seen, and recompiling stalled the sending thread for
-   * milliseconds in the first measured second.
-   */
-  private readonly warmupSlices: MeasuredSlices;
   /** What the result keeps of the intervals: gauge statistics and a chart series of bounded size. */
   readonly digest: IntervalDigest;
   /** Every measured request: `ok` and `failed` added up when read (each request is recorded once, in one of them). */
@@ -87,13 +80,6 @@ export class RunRecorder implements Recorder {
     this.onInterval = options.onInterval;
     this.byKind = plan.kinds.map(() => new Breakdown());
     this.byClient = plan.clients.map(() => new Breakdown());
-    this.warmupSlices = {
-      ok: new Breakdown(),
-      failed: new Breakdown(),
-      byKind: plan.kinds.map(() => new Breakdown()),
-      byClient: plan.clients.map(() => new Breakdown()),
-      serviceTime: newHistogram(),
-    };
     this.droppedReason = this.reason('dropped');
     this.intervalHistograms = new IntervalHistograms(plan.kinds.length);
     this.log = options.hlog;
@@ -133,13 +119,14 @@ export class RunRecorder implements Recorder {
     // A request is measured by when it was sent; one never sent, by when it failed.
     const measured = (wired ? sentAtUs : completedAtUs) >= this.plan.warmupUs;
     this.intervalHistograms.record(latencyUs, kind, measured);
-    const into: MeasuredSlices = measured ? this : this.warmupSlices;
-    (failed ? into.failed : into.ok).record(latencyUs, failed);
-    into.byKind[kind]!.record(latencyUs, failed);
-    into.byClient[client]!.record(latencyUs, failed);
-    if (wired) into.serviceTime.recordValue(Math.max(0, completedAtUs - sentAtUs));
+    // The warm-up's requests are in its intervals only. The branch is compiled before the clock
+    // starts, by the driver's priming run (driver/prime.ts), not first taken when the warm-up ends.
     if (!measured) return;
-    if (!wired) this.notSentCount++;
+    (failed ? this.failed : this.ok).record(latencyUs, failed);
+    this.byKind[kind]!.record(latencyUs, failed);
+    this.byClient[client]!.record(latencyUs, failed);
+    if (wired) this.serviceTime.recordValue(Math.max(0, completedAtUs - sentAtUs));
+    else this.notSentCount++;
     if (failed) this.errorCounts[reason]!++;
   }
 
@@ -215,13 +202,4 @@ export class RunRecorder implements Recorder {
     this.log?.(logInterval(interval.tMs / 1000, this.intervalUs / 1e6, histograms, this.plan.kinds));
     this.onInterval?.(interval, latency, histograms);
   }
-}
-
-/** The latency slices of a run's requests: the result's (measured) or the warm-up's twin. */
-interface MeasuredSlices {
-  readonly ok: Breakdown;
-  readonly failed: Breakdown;
-  readonly byKind: Breakdown[];
-  readonly byClient: Breakdown[];
-  readonly serviceTime: Histogram;
 }
