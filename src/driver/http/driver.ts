@@ -9,7 +9,7 @@ import type { GaugeSpec } from '../../recorder/gauges.ts';
 import type { Driver, DriverOptions, RunContext } from '../types.ts';
 import { HttpConnection, type ConnectionOwner } from './connection.ts';
 import { H2Transport } from './h2-transport.ts';
-import { ConnectionGauges, maxValueBytes } from './http-common.ts';
+import { ConnectionGauges, ConnectionPicker, httpTransportReport, maxValueBytes } from './http-common.ts';
 import { HttpOutcomes, withDialFailure } from './outcomes.ts';
 import { StatsPoller, TARGET_STAT_GAUGE } from './stats-poller.ts';
 import { RequestTemplate, valueSlab } from './template.ts';
@@ -58,8 +58,7 @@ class HttpTransport implements Transport, ConnectionOwner {
   private readonly backlog: Int32Array;
   private backlogHead = 0;
   private backlogCount = 0;
-  private nextConnection = 0;
-  private batchConnection: HttpConnection | undefined;
+  private readonly picker: ConnectionPicker<HttpConnection>;
   private readonly outcomes: HttpOutcomes;
   private readonly dialer: Dialer;
   private readonly timeoutUs: number;
@@ -90,6 +89,7 @@ class HttpTransport implements Transport, ConnectionOwner {
     const isHead = (slot: number) => this.slotKindIsHead[slot] === 1;
     this.dialer = tls ? tlsDialer(host, port, tls) : tcpDialer(host, port);
     this.connections = Array.from({ length: settings.connections }, () => new HttpConnection(this.dialer, settings.pipelining, this, isHead));
+    this.picker = new ConnectionPicker(this.connections);
     this.outcomes = new HttpOutcomes(run);
   }
 
@@ -106,14 +106,14 @@ class HttpTransport implements Transport, ConnectionOwner {
    * write (one syscall) instead of one each; the next wake-up starts on the next connection.
    */
   beginBatch(): void {
-    this.batchConnection = undefined;
+    this.picker.beginBatch();
   }
 
   submit(slot: number, request: ScheduledRequest): void {
     const template = this.templates[request.kind]!;
     this.slotKindIsHead[slot] = template.isHead ? 1 : 0;
     const bytes = template.serialize(request);
-    const connection = this.connectionWithRoom();
+    const connection = this.picker.withRoom();
     if (connection) {
       if (connection.write(slot, bytes)) this.run.markSent(slot, this.run.nowUs());
     } else {
@@ -186,30 +186,11 @@ class HttpTransport implements Transport, ConnectionOwner {
   }
 
   report(): HttpTransportReport {
-    return {
-      protocol: 'http',
-      connections: this.connections.length,
-      pipelining: this.connections[0]?.depth ?? 0,
-      connects: this.connections.reduce((a, c) => a + c.connects, 0),
-      protocolErrors: this.connections.reduce((a, c) => a + c.protocolErrors, 0),
-      statusCodes: this.outcomes.statusCodes(),
-      ...(this.tls && { tls: { verified: this.tls.verified } }),
-    };
+    return httpTransportReport(this.connections, this.outcomes, this.tls);
   }
 
   waitedForConnection(): number {
     return this.connectionWaits;
-  }
-
-  private connectionWithRoom(): HttpConnection | undefined {
-    if (this.batchConnection?.hasRoom) return this.batchConnection;
-    const n = this.connections.length;
-    for (let i = 0; i < n; i++) {
-      const c = this.connections[this.nextConnection]!;
-      this.nextConnection = this.nextConnection + 1 === n ? 0 : this.nextConnection + 1;
-      if (c.hasRoom) return (this.batchConnection = c);
-    }
-    return undefined;
   }
 }
 

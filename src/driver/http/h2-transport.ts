@@ -7,7 +7,7 @@ import type { ScheduledRequest } from '../../schedule/types.ts';
 import { dialBeforeStart, type OpenLoopRun, type Transport } from '../open-loop.ts';
 import { H2Connection, type H2ConnectionOwner } from './h2-connection.ts';
 import { H2RequestTemplate } from './h2-template.ts';
-import { ConnectionGauges, maxValueBytes } from './http-common.ts';
+import { ConnectionGauges, ConnectionPicker, httpTransportReport, maxValueBytes } from './http-common.ts';
 import { HttpOutcomes, withDialFailure } from './outcomes.ts';
 import type { StatsPoller } from './stats-poller.ts';
 import { valueSlab } from './template.ts';
@@ -79,8 +79,7 @@ export class H2Transport implements Transport, H2ConnectionOwner {
   private readonly backlog: Int32Array;
   private backlogHead = 0;
   private backlogCount = 0;
-  private nextConnection = 0;
-  private batchConnection: H2Connection | undefined;
+  private readonly picker: ConnectionPicker<H2Connection>;
   private connectionWaits = 0;
   private readonly connectionGauges = new ConnectionGauges();
   private lastFailure: string | undefined;
@@ -109,6 +108,7 @@ export class H2Transport implements Transport, H2ConnectionOwner {
     this.outcomes = new HttpOutcomes(run);
     const options: SecureClientSessionOptions = { ...tls?.options };
     this.connections = Array.from({ length: settings.connections }, (_, i) => new H2Connection(i, target.url.origin, options, settings.pipelining, this));
+    this.picker = new ConnectionPicker(this.connections);
   }
 
   async prepare(): Promise<void> {
@@ -120,14 +120,14 @@ export class H2Transport implements Transport, H2ConnectionOwner {
   }
 
   beginBatch(): void {
-    this.batchConnection = undefined;
+    this.picker.beginBatch();
   }
 
   submit(slot: number, request: ScheduledRequest): void {
     const template = this.templates[request.kind]!;
     this.pathOf[slot] = template.path(request);
     this.bodyOf[slot] = template.body(request);
-    const connection = this.connectionWithRoom();
+    const connection = this.picker.withRoom();
     if (connection) this.start(connection, slot);
     else {
       this.backlog[(this.backlogHead + this.backlogCount) % this.backlog.length] = slot;
@@ -291,29 +291,12 @@ export class H2Transport implements Transport, H2ConnectionOwner {
   report(): HttpTransportReport {
     const advertised = this.connections.map((c) => c.serverMaxStreams).filter((n) => n !== undefined);
     return {
-      protocol: 'http',
-      connections: this.connections.length,
-      pipelining: this.connections[0]?.depth ?? 0,
-      connects: this.connections.reduce((a, c) => a + c.connects, 0),
-      protocolErrors: this.connections.reduce((a, c) => a + c.protocolErrors, 0),
-      statusCodes: this.outcomes.statusCodes(),
+      ...httpTransportReport(this.connections, this.outcomes, this.tls),
       http2: { serverMaxConcurrentStreams: advertised.length > 0 ? Math.min(...advertised) : null },
-      ...(this.tls && { tls: { verified: this.tls.verified } }),
     };
   }
 
   waitedForConnection(): number {
     return this.connectionWaits;
-  }
-
-  private connectionWithRoom(): H2Connection | undefined {
-    if (this.batchConnection?.hasRoom) return this.batchConnection;
-    const n = this.connections.length;
-    for (let i = 0; i < n; i++) {
-      const c = this.connections[this.nextConnection]!;
-      this.nextConnection = this.nextConnection + 1 === n ? 0 : this.nextConnection + 1;
-      if (c.hasRoom) return (this.batchConnection = c);
-    }
-    return undefined;
   }
 }

@@ -1,7 +1,9 @@
 import type { Profile } from '../../profile/types.ts';
+import type { HttpTransportReport } from '../../recorder/driver-report.ts';
 import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
+import type { HttpOutcomes } from './outcomes.ts';
 
-/* What the HTTP/1.1 and HTTP/2 transports share: their gauges and the size of the value slab. */
+/* What the HTTP/1.1 and HTTP/2 transports share: their gauges, connection choice, report and the size of the value slab. */
 
 export const HTTP_GAUGES = {
   connects: defineGauge('connects', 'count', 'connections', 'connections opened during the interval'),
@@ -28,6 +30,50 @@ export class ConnectionGauges {
     into[gaugeKey(HTTP_GAUGES.waitingForConnection, 'http')] = waiting;
     this.lastConnects = connects;
   }
+}
+
+/**
+ * Picks a connection with room for one more request: the one the batch is already writing to
+ * while it has room (requests of one wake-up share a write), else the next with room, round robin.
+ */
+export class ConnectionPicker<C extends { readonly hasRoom: boolean }> {
+  private next = 0;
+  private batch: C | undefined;
+
+  constructor(private readonly connections: readonly C[]) {}
+
+  /** A pacer wake-up begins: its requests start a new shared write. */
+  beginBatch(): void {
+    this.batch = undefined;
+  }
+
+  withRoom(): C | undefined {
+    if (this.batch?.hasRoom) return this.batch;
+    const n = this.connections.length;
+    for (let i = 0; i < n; i++) {
+      const c = this.connections[this.next]!;
+      this.next = this.next + 1 === n ? 0 : this.next + 1;
+      if (c.hasRoom) return (this.batch = c);
+    }
+    return undefined;
+  }
+}
+
+/** The transport report both HTTP transports give, from their connections and outcomes. */
+export function httpTransportReport(
+  connections: readonly { readonly depth: number; readonly connects: number; readonly protocolErrors: number }[],
+  outcomes: HttpOutcomes,
+  tls: { verified: boolean } | undefined,
+): HttpTransportReport {
+  return {
+    protocol: 'http',
+    connections: connections.length,
+    pipelining: connections[0]?.depth ?? 0,
+    connects: connections.reduce((a, c) => a + c.connects, 0),
+    protocolErrors: connections.reduce((a, c) => a + c.protocolErrors, 0),
+    statusCodes: outcomes.statusCodes(),
+    ...(tls && { tls: { verified: tls.verified } }),
+  };
 }
 
 /** The largest value a request can carry, so one slab of value bytes serves every request. */
