@@ -104,7 +104,7 @@ function mergedSegment({ dir, result, segment }: SegmentRun): MergedSegment {
 /** The segments under the summary, each with its own generator's judgement: the one that was the limit is named. */
 function mergedNote(segments: readonly SegmentRun[]): string {
   const lines = segments.map((s) => {
-    const generator = s.result.generator && judgeGenerator(s.result.generator, s.result.driver.transport, s.profile.generator);
+    const generator = s.result.generator && judgeGenerator(s.result.generator, s.profile.generator);
     const limit = generator?.saturated ? `; its generator was the limit: ${generator.reasons.join('; ')}` : '';
     return `- ${s.segment.index}/${s.segment.count}: ${s.dir} (${s.result.requests.sent} sent${s.result.interrupted ? ', interrupted' : ''}${limit})`;
   });
