@@ -63,8 +63,7 @@ export async function mergeRuns(dirs: readonly string[], options: MergeOptions):
       Object.fromEntries(driver.gauges.map((g) => [g.name, g])),
     );
   } finally {
-    hlog.close();
-    intervalLog.close();
+    await Promise.all([hlog.close(), intervalLog.close()]);
   }
   const failure = hlog.failure ?? intervalLog.failure;
   if (failure) throw failure;
