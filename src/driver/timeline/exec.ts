@@ -13,7 +13,8 @@ export interface RunningExec {
 /**
  * Runs argv as given (never through a shell unless argv is the user's own `/bin/sh -c <command>`),
  * with stdin closed, in a process group of its own, killed — the whole group — with SIGKILL past
- * `timeoutMs` or when the run ends. Killing only the direct child left its children (`sh -c 'sleep
+ * `timeoutMs` or when the run ends (a command that exits in time may leave a server it started
+ * running: that is what a failover rehearsal's "restart it" asks for). Killing only the direct child left its children (`sh -c 'sleep
  * 1000; …'`) running past the run, holding the output pipe the outcome waits for. Never rejects: a
  * command that cannot start is an outcome with its error.
  */
@@ -45,8 +46,6 @@ export function startExec(argv: readonly string[], timeoutMs: number, nowMs: () 
     child.once('error', (e) => (error = e.message));
     child.once('close', (code, signal) => {
       clearTimeout(timer);
-      // A child that exited on its own may have left a background process of its group behind.
-      killGroup();
       resolve({
         argv: [...argv],
         // A spawn that failed reports the errno as its code: it has no exit code.
