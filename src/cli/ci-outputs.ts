@@ -1,9 +1,10 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { Qualification } from '../analysis/qualification.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { type CiOutcome, junitXml, qualificationOutcome, runOutcome, stepSummary } from '../report/ci.ts';
+import { makeFolders } from '../run-folder/index.ts';
 import { redact } from '../run-folder/redaction.ts';
 import { commandLineError } from './input.ts';
 
@@ -15,7 +16,7 @@ import { commandLineError } from './input.ts';
 export function writeCiOutputs(outcome: CiOutcome, junitFile: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
   if (junitFile !== undefined) {
     try {
-      mkdirSync(dirname(junitFile), { recursive: true });
+      makeFolders(dirname(junitFile));
       writeFileSync(junitFile, redact(junitXml(outcome)));
     } catch (error) {
       throw commandLineError('--junit', `cannot write ${junitFile}: ${(error as Error).message}`, 'a file path in a writable folder, e.g. --junit reports/junit.xml');

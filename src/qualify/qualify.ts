@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import { analyseCapacity, completeSteps } from '../analysis/capacity.ts';
@@ -8,7 +7,7 @@ import { STABLE_TAIL_SAMPLES } from '../analysis/limits.ts';
 import { QUALIFICATION_SCHEMA, type Qualification, type StepOutcome } from '../analysis/qualification.ts';
 import { qualificationVerdict } from '../analysis/qualification-verdict.ts';
 import { runProfile, type RunOptions } from '../pipeline/run.ts';
-import { writeJson } from '../run-folder/index.ts';
+import { createRunDir, writeJson } from '../run-folder/index.ts';
 import type { Profile } from '../profile/types.ts';
 import { requireTopologyFor } from '../profile/topology-required.ts';
 import { realismFlags } from '../analysis/realism/index.ts';
@@ -96,7 +95,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
   checkQualificationPlan(profile, search, options);
   const steps: StepOutcome[] = [];
   const results: RunResult[] = [];
-  mkdirSync(options.outDir, { recursive: true });
+  createRunDir(options.outDir);
   let rate = nextRate(steps, search);
   let stoppedByLimits: string | undefined;
   for (; rate !== undefined && !options.signal?.aborted; rate = nextRate(steps, search)) {

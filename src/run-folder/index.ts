@@ -1,5 +1,5 @@
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { Profile } from '../profile/types.ts';
@@ -44,11 +44,42 @@ export function defaultRunDir(root: string, profileName: string, startedAt: Date
 /** A folder the caller named: created if missing, reused if there (the caller chose it). */
 export function createRunDir(dir: string): string {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolders(dir);
   } catch (error) {
-    throw asWriteError(dir, (error as NodeJS.ErrnoException).code === 'ENOENT' ? mkdirErrorOf(dir, error) : error);
+    throw asFolderError(dir, error);
   }
   return dir;
+}
+
+/**
+ * `mkdir -p`, one level at a time from the deepest folder that exists. Node's recursive mkdirSync
+ * retries for ever where a level can hold no folder (/proc answers ENOENT every time), blocking
+ * the event loop and every signal; a level made alone fails once, with its real error (a read-only
+ * disk's EROFS, where the recursive call reported ENOENT).
+ */
+export function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  for (let level = resolve(dir); !existsSync(level); level = dirname(level)) {
+    missing.push(level);
+    if (dirname(level) === level) break;
+  }
+  for (const level of missing.reverse()) {
+    try {
+      mkdirSync(level);
+    } catch (error) {
+      // Made by another process between the check and here: the folder is there all the same.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+/**
+ * A folder that cannot be made is a place that cannot hold the run (exit 3), whatever the reason:
+ * a read-only or full disk, a path through a file (ENOTDIR), a place that takes no folders (/proc: ENOENT).
+ */
+function asFolderError(dir: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EPERM' ? new ArtifactWriteError(dir, code) : asWriteError(dir, error);
 }
 
 /**
@@ -64,22 +95,10 @@ export function createNewRunDir(dir: string): string {
       mkdirSync(candidate);
       return candidate;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw asWriteError(candidate, error);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw asFolderError(candidate, error);
       if (n >= 1000) throw error;
     }
   }
-}
-
-/** Node's recursive mkdir reports a read-only disk as ENOENT: the first missing folder, made alone, tells the real error. */
-function mkdirErrorOf(dir: string, error: unknown): unknown {
-  let missing = dir;
-  while (!existsSync(dirname(missing))) missing = dirname(missing);
-  try {
-    mkdirSync(missing);
-  } catch (real) {
-    return real;
-  }
-  return error;
 }
 
 /** How a log is written: `async` on a wall clock (a real target: the sending thread never waits on the disk), `sync` in virtual time (see LogStream). */

@@ -6,6 +6,14 @@ const DISK_ERRORS: Readonly<Record<string, string>> = {
   EFBIG: 'file too large',
 };
 
+/** Why a folder could not be made: these are not a disk refusing a file, but the place cannot hold one either. */
+const FOLDER_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'no folder can be made there',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+};
+
 /** A full disk (as opposed to a read-only one): removing a file may make room. */
 export function isOutOfSpace(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -27,7 +35,7 @@ export class ArtifactWriteError extends Error {
     readonly note?: string,
   ) {
     const kept_ = kept === undefined ? '' : kept.length === 0 ? '; nothing was kept' : `; kept: ${kept.join(', ')}`;
-    super(`could not write ${path}: ${DISK_ERRORS[code] ?? code} (${code})${note ? `; ${note}` : ''}${kept_}`);
+    super(`could not write ${path}: ${DISK_ERRORS[code] ?? FOLDER_ERRORS[code] ?? code} (${code})${note ? `; ${note}` : ''}${kept_}`);
   }
 
   /** The same failure, with what the run folder kept. */
