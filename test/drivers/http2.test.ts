@@ -28,7 +28,7 @@ async function run(input: Record<string, unknown>, target: string) {
 
 const steady = (rate: number, duration: string) => [{ type: 'steady', rate, duration }];
 
-describe('http.http2 (node:http2 streams, 127.0.0.1)', () => {
+describe('http.http2 (h2 framed over raw sockets, 127.0.0.1)', () => {
   it('runs h2 over TLS: templates become streams, statuses are classified, every request counted', async () => {
     const bodies: unknown[] = [];
     const target = await startH2Target({ tls: pki.server }, (stream, headers) => {
