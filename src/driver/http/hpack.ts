@@ -59,52 +59,104 @@ export function staticNameIndex(name: string): number {
   return Math.max(i, 0);
 }
 
-/** Binary decoding tree of the Huffman code: node n's children at 2n and 2n+1; a leaf holds −1 − symbol. */
-const HUFFMAN_TREE = buildHuffmanTree();
+/**
+ * The Huffman code as a nibble automaton (nghttp2's way): from state (a node of the code's tree) and
+ * four input bits, the state reached and the symbol completed on the way, if any (codes are 5 bits
+ * or longer, so at most one per nibble). −1 in NEXT: the bits lead nowhere (EOS or beyond).
+ */
+const { NEXT, SYMBOL, ACCEPTS } = buildHuffmanAutomaton();
 
-function buildHuffmanTree(): Int32Array {
-  const tree = new Int32Array(2 * 512).fill(0);
+function buildHuffmanAutomaton(): { NEXT: Int16Array; SYMBOL: Int16Array; ACCEPTS: Uint8Array } {
+  // The tree first: node n's children at 2n, 2n+1; a leaf holds −1 − symbol, an absent child 0.
+  const tree = new Int32Array(2 * 512);
   let nodes = 1;
   for (let symbol = 0; symbol < 256; symbol++) {
     const code = HUFFMAN_CODES[symbol]!;
-    const length = HUFFMAN_LENGTHS[symbol]!;
     let node = 0;
-    for (let bit = length - 1; bit > 0; bit--) {
+    for (let bit = HUFFMAN_LENGTHS[symbol]! - 1; bit > 0; bit--) {
       const at = 2 * node + ((code >>> bit) & 1);
       if (tree[at] === 0) tree[at] = nodes++;
       node = tree[at]!;
     }
     tree[2 * node + (code & 1)] = -1 - symbol;
   }
-  return tree;
-}
-
-/** Huffman-decoded text of bytes [from, to) (latin1); padding (up to 7 one bits) ends it. */
-function huffmanDecode(bytes: Uint8Array, from: number, to: number): string {
-  let text = '';
-  let node = 0;
-  for (let i = from; i < to; i++) {
-    const byte = bytes[i]!;
-    for (let bit = 7; bit >= 0; bit--) {
-      const next = HUFFMAN_TREE[2 * node + ((byte >>> bit) & 1)]!;
-      if (next < 0) {
-        text += String.fromCharCode(-1 - next);
-        node = 0;
-      } else if (next === 0) throw new HpackError('invalid Huffman code');
-      else node = next;
+  const next = new Int16Array(nodes * 16).fill(-1);
+  const symbolOf = new Int16Array(nodes * 16).fill(-1);
+  // A state may end a string when the bits since the last symbol are all ones (padding, < 8 bits).
+  const accepts = new Uint8Array(nodes);
+  const depth = new Uint8Array(nodes);
+  const allOnes = new Uint8Array(nodes);
+  allOnes[0] = 1;
+  for (let node = 0; node < nodes; node++) {
+    for (const bit of [0, 1]) {
+      const child = tree[2 * node + bit]!;
+      if (child > 0) {
+        depth[child] = depth[node]! + 1;
+        allOnes[child] = allOnes[node]! & bit;
+      }
     }
   }
-  return text;
+  for (let node = 0; node < nodes; node++) accepts[node] = node === 0 || (allOnes[node] === 1 && depth[node]! < 8) ? 1 : 0;
+  for (let state = 0; state < nodes; state++) {
+    for (let nibble = 0; nibble < 16; nibble++) {
+      let node = state;
+      let symbol = -1;
+      let valid = true;
+      for (let bit = 3; bit >= 0; bit--) {
+        const child = tree[2 * node + ((nibble >>> bit) & 1)]!;
+        if (child < 0) {
+          symbol = -1 - child;
+          node = 0;
+        } else if (child === 0) {
+          valid = false;
+          break;
+        } else node = child;
+      }
+      if (!valid) continue;
+      next[state * 16 + nibble] = node;
+      symbolOf[state * 16 + nibble] = symbol;
+    }
+  }
+  return { NEXT: next, SYMBOL: symbolOf, ACCEPTS: accepts };
 }
 
 /**
+ * Decodes the Huffman string in bytes [from, to): its text when `text` is set (latin1), else only
+ * its length in octets, which is all the dynamic table's accounting needs of a value nobody reads.
+ */
+function huffman(bytes: Uint8Array, from: number, to: number, text: boolean): string | number {
+  let state = 0;
+  let length = 0;
+  let decoded = '';
+  for (let i = from; i < to; i++) {
+    const byte = bytes[i]!;
+    for (let shift = 4; shift >= 0; shift -= 4) {
+      const at = state * 16 + ((byte >>> shift) & 15);
+      state = NEXT[at]!;
+      if (state < 0) throw new HpackError('invalid Huffman code');
+      const symbol = SYMBOL[at]!;
+      if (symbol >= 0) {
+        length++;
+        if (text) decoded += String.fromCharCode(symbol);
+      }
+    }
+  }
+  if (ACCEPTS[state] !== 1) throw new HpackError('invalid Huffman padding');
+  return text ? decoded : length;
+}
+
+/** What the decoder keeps of a dynamic-table entry: whether it is `:status` (and its value), and its size. */
+const NOT_STATUS = -2;
+
+/**
  * One connection's response-header decoder: the dynamic table the server's encoder fills, and the
- * `:status` of each block. Fields other than `:status` are read only as far as the table needs them.
+ * `:status` of each block. Of other fields only their sizes are kept, for the table's eviction.
  */
 export class HpackDecoder {
-  /** Dynamic table, oldest first: index 62 is the last. */
-  private readonly names: string[] = [];
-  private readonly values: string[] = [];
+  /** Dynamic table, oldest first (index 62 is the last): per entry its status (NOT_STATUS for any other name), name length and size. */
+  private readonly statuses: number[] = [];
+  private readonly nameLengths: number[] = [];
+  private readonly sizes: number[] = [];
   private tableSize = 0;
   private maxTableSize: number;
   private pos = 0;
@@ -125,11 +177,8 @@ export class HpackDecoder {
     while (this.pos < to) {
       const b = block[this.pos]!;
       if (b & 0x80) {
-        const index = this.integer(block, to, 7);
-        if (index === 0) throw new HpackError('index 0');
-        if (index <= 14 && index >= 8) status = STATIC_STATUS[index]!;
-        else if (index > STATIC_COUNT && this.name(index) === ':status') status = statusOf(this.value(index));
-        else this.name(index);
+        const entry = this.entryStatus(this.integer(block, to, 7));
+        if (entry !== NOT_STATUS) status = entry;
       } else if ((b & 0xe0) === 0x20) {
         const size = this.integer(block, to, 5);
         if (size > this.limit) throw new HpackError('table size update above the limit');
@@ -138,13 +187,42 @@ export class HpackDecoder {
       } else {
         const indexing = (b & 0xc0) === 0x40;
         const nameIndex = this.integer(block, to, indexing ? 6 : 4);
-        const name = nameIndex === 0 ? this.string(block, to) : this.name(nameIndex);
-        const value = this.string(block, to);
-        if (name === ':status') status = statusOf(value);
-        if (indexing) this.insert(name, value);
+        let nameLength = 0;
+        let isStatus: boolean;
+        if (nameIndex === 0) {
+          const name = this.string(block, to, true) as string;
+          nameLength = name.length;
+          isStatus = name === ':status';
+        } else {
+          isStatus = this.entryStatus(nameIndex) !== NOT_STATUS;
+          nameLength = indexing ? this.nameLength(nameIndex) : 0;
+        }
+        if (!indexing && !isStatus) {
+          this.skipString(block, to);
+          continue;
+        }
+        const value = this.string(block, to, isStatus);
+        const fieldStatus = isStatus ? statusOf(value as string) : NOT_STATUS;
+        if (isStatus) status = fieldStatus;
+        if (indexing) this.insert(fieldStatus, nameLength, nameLength + (isStatus ? (value as string).length : (value as number)) + ENTRY_OVERHEAD);
       }
     }
     return status;
+  }
+
+  /** The status an index stands for, or NOT_STATUS. */
+  private entryStatus(index: number): number {
+    if (index === 0) throw new HpackError('index 0');
+    if (index <= STATIC_COUNT) return index >= 8 && index <= 14 ? STATIC_STATUS[index]! : NOT_STATUS;
+    const at = this.statuses.length - (index - STATIC_COUNT);
+    if (at < 0) throw new HpackError(`index ${index} beyond the table`);
+    return this.statuses[at]!;
+  }
+
+  /** The length in octets of the name at `index` (already checked by entryStatus). */
+  private nameLength(index: number): number {
+    if (index <= STATIC_COUNT) return STATIC_NAMES[index]!.length;
+    return this.nameLengths[this.statuses.length - (index - STATIC_COUNT)]!;
   }
 
   private integer(block: Uint8Array, to: number, n: number): number {
@@ -161,41 +239,41 @@ export class HpackDecoder {
     }
   }
 
-  private string(block: Uint8Array, to: number): string {
-    const huffman = (block[this.pos]! & 0x80) !== 0;
+  /** The string's text when `text`, else only its length in octets (a value nobody reads is not built). */
+  private string(block: Uint8Array, to: number, text: boolean): string | number {
+    const isHuffman = (block[this.pos]! & 0x80) !== 0;
     const length = this.integer(block, to, 7);
     const end = this.pos + length;
     if (end > to) throw new HpackError('truncated string');
-    const text = huffman ? huffmanDecode(block, this.pos, end) : Buffer.from(block.buffer, block.byteOffset + this.pos, length).toString('latin1');
+    const from = this.pos;
     this.pos = end;
-    return text;
+    if (isHuffman) return huffman(block, from, end, text);
+    return text ? Buffer.from(block.buffer, block.byteOffset + from, length).toString('latin1') : length;
   }
 
-  private name(index: number): string {
-    if (index <= STATIC_COUNT) return STATIC_NAMES[index]!;
-    const at = this.names.length - (index - STATIC_COUNT);
-    if (at < 0) throw new HpackError(`index ${index} beyond the table`);
-    return this.names[at]!;
+  /** Passes over a string that neither the table nor the status needs (a literal not indexed). */
+  private skipString(block: Uint8Array, to: number): void {
+    const length = this.integer(block, to, 7);
+    this.pos += length;
+    if (this.pos > to) throw new HpackError('truncated string');
   }
 
-  private value(index: number): string {
-    return this.values[this.names.length - (index - STATIC_COUNT)]!;
-  }
-
-  private insert(name: string, value: string): void {
-    const size = name.length + value.length + ENTRY_OVERHEAD;
+  private insert(status: number, nameLength: number, size: number): void {
     this.evict(size);
     // An entry larger than the table empties it and is not added (§4.4).
     if (size > this.maxTableSize) return;
-    this.names.push(name);
-    this.values.push(value);
+    this.statuses.push(status);
+    this.nameLengths.push(nameLength);
+    this.sizes.push(size);
     this.tableSize += size;
   }
 
   /** Evicts oldest entries until `room` more bytes fit. */
   private evict(room: number): void {
-    while (this.names.length > 0 && this.tableSize + room > this.maxTableSize) {
-      this.tableSize -= this.names.shift()!.length + this.values.shift()!.length + ENTRY_OVERHEAD;
+    while (this.sizes.length > 0 && this.tableSize + room > this.maxTableSize) {
+      this.tableSize -= this.sizes.shift()!;
+      this.statuses.shift();
+      this.nameLengths.shift();
     }
   }
 }
