@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RunStartError } from '../../src/driver/errors.ts';
 import { runProfile } from '../../src/pipeline/run.ts';
@@ -191,6 +192,23 @@ describe('http.http2 (h2 framed over raw sockets, 127.0.0.1)', () => {
     const expected = Object.fromEntries(mix.map((m) => [m.kind.slice(1), result.byKind[m.kind]!.requests]));
     expect(result.driver.transport).toMatchObject({ statusCodes: expected, connects: 1, protocolErrors: 0 });
     expect(n).toBe(400);
+  });
+
+  it('indexes :authority once per session, and stops when the server shrinks its HPACK table', async () => {
+    const authorities = new Set<string>();
+    const answer = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => {
+      authorities.add(String(headers[':authority']));
+      stream.respond({ ':status': 200 });
+      stream.end('ok');
+    };
+    for (const settings of [undefined, { headerTableSize: 0 }]) {
+      const target = await startH2Target({ ...(settings && { settings }) }, answer);
+      running.push(target);
+      const result = await run({ phases: steady(200, '0.5s'), http: { http2: true, connections: 2, pipelining: 8 } }, target.url);
+      expect(result.requests.ok).toBe(100);
+      expect([...authorities]).toEqual([`127.0.0.1:${target.port}`]);
+      authorities.clear();
+    }
   });
 
   it('sends bodies larger than the flow-control windows as the server opens them (WINDOW_UPDATE)', async () => {

@@ -35,6 +35,8 @@ export class H2Connection implements H2SessionLifecycle {
   constructor(
     readonly index: number,
     private readonly dialer: Dialer,
+    /** The `:authority` of every request. */
+    private readonly authority: string,
     readonly depth: number,
     private readonly owner: H2ConnectionOwner,
     private readonly statusOf: Int32Array,
@@ -51,7 +53,7 @@ export class H2Connection implements H2SessionLifecycle {
     if (this.session) return this.session;
     this.connects++;
     this.maxStreams = this.depth;
-    this.session = new H2Session(this.dialer.dial(), this.dialer.readyEvent, this.owner, this, this.statusOf);
+    this.session = new H2Session(this.dialer.dial(), this.dialer.readyEvent, this.authority, this.owner, this, this.statusOf);
     return this.session;
   }
 

@@ -26,6 +26,7 @@ const FLAG_ACK = 0x1;
 const FLAG_END_HEADERS = 0x4;
 const FLAG_PADDED = 0x8;
 const FLAG_PRIORITY = 0x20;
+const SETTINGS_HEADER_TABLE_SIZE = 0x1;
 const SETTINGS_MAX_CONCURRENT_STREAMS = 0x3;
 const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
 const SETTINGS_MAX_FRAME_SIZE = 0x5;
@@ -90,12 +91,13 @@ export class H2Session {
   constructor(
     private readonly socket: Socket,
     readyEvent: 'connect' | 'secureConnect',
+    authority: string,
     private readonly sink: H2StreamSink,
     private readonly lifecycle: H2SessionLifecycle,
     /** Per slot: the final status received so far (0: none yet). */
     private readonly statusOf: Int32Array,
   ) {
-    this.writer = new H2FrameWriter(socket);
+    this.writer = new H2FrameWriter(socket, authority);
     this.writer.preface(MAX_WINDOW);
     socket.on(readyEvent, () => this.onConnected(readyEvent === 'secureConnect'));
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -302,6 +304,7 @@ export class H2Session {
       const value = bytes.readUInt32BE(at + 2);
       if (key === SETTINGS_MAX_CONCURRENT_STREAMS) this.lifecycle.limited(this, value);
       else if (key === SETTINGS_MAX_FRAME_SIZE) this.writer.maxFrameSize = value;
+      else if (key === SETTINGS_HEADER_TABLE_SIZE) this.writer.headerTableSize = value;
       else if (key === SETTINGS_INITIAL_WINDOW_SIZE) {
         for (const b of this.blocked) b.window += value - this.initialStreamWindow;
         this.initialStreamWindow = value;

@@ -8,8 +8,8 @@ const NOT_SENT = /^(host|content-length|connection|keep-alive|proxy-connection|t
 /**
  * A request template for HTTP/2: the same placeholders as the HTTP/1.1 template, rendered as a path
  * and a body instead of bytes. Every field but `:path` is constant, so the header block's other
- * bytes are encoded once: the pseudo-header fields before `:path`, the template's headers after it
- * (HPACK literals, no dynamic table: nothing per connection to keep in step).
+ * bytes are encoded once: `:method` and `:scheme` (static table), the template's headers (HPACK
+ * literals without indexing). `:authority`, the target's, is the session's (h2-frames.ts).
  */
 export class H2RequestTemplate {
   readonly pseudo: Buffer;
@@ -21,7 +21,6 @@ export class H2RequestTemplate {
 
   constructor(
     spec: RequestTemplateSpec,
-    authority: string,
     tls: boolean,
     private readonly source: FieldSource,
   ) {
@@ -29,7 +28,7 @@ export class H2RequestTemplate {
     const methodField =
       method === 'GET' ? [0x80 | STATIC_INDEX.methodGet] : method === 'POST' ? [0x80 | STATIC_INDEX.methodPost] : literalField(STATIC_INDEX.methodGet, ':method', method);
     const scheme = 0x80 | (tls ? STATIC_INDEX.schemeHttps : STATIC_INDEX.schemeHttp);
-    this.pseudo = Buffer.concat([Buffer.from(methodField), Buffer.from([scheme]), literalField(STATIC_INDEX.authority, ':authority', authority)]);
+    this.pseudo = Buffer.concat([Buffer.from(methodField), Buffer.from([scheme])]);
     const fields = Object.entries(spec.headers)
       .filter(([name]) => !NOT_SENT.test(name))
       .map(([name, value]) => literalField(staticNameIndex(name.toLowerCase()), name.toLowerCase(), value));

@@ -56,7 +56,7 @@ export class H2Transport implements Transport, H2ConnectionOwner {
     const settings = profile.http;
     const plan = run.schedule.plan;
     const source = { keyspace: plan.keyspace, names: { clients: plan.clients.map((c) => c.name), kinds: plan.kinds }, valueSlab: valueSlab(maxValueBytes(profile)) };
-    this.templates = plan.kinds.map((kind) => new H2RequestTemplate(settings.requests[kind] ?? settings.requests.default, target.url.host, target.tls, source));
+    this.templates = plan.kinds.map((kind) => new H2RequestTemplate(settings.requests[kind] ?? settings.requests.default, target.tls, source));
     const cap = run.inFlightCap;
     this.sessionOf = new Array(cap).fill(undefined);
     this.streamOf = new Int32Array(cap);
@@ -70,7 +70,7 @@ export class H2Transport implements Transport, H2ConnectionOwner {
     this.timeoutUs = settings.timeout;
     this.outcomes = new HttpOutcomes(run);
     this.dialer = tls ? tlsDialer(target.host, target.port, tls, ['h2']) : tcpDialer(target.host, target.port);
-    this.connections = Array.from({ length: settings.connections }, (_, i) => new H2Connection(i, this.dialer, settings.pipelining, this, this.statusOf));
+    this.connections = Array.from({ length: settings.connections }, (_, i) => new H2Connection(i, this.dialer, target.url.host, settings.pipelining, this, this.statusOf));
     this.picker = new ConnectionPicker(this.connections);
   }
 
