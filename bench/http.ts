@@ -330,7 +330,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /**
  * Saturated throughput, robust to a busy machine: the peer's closed loop and stampede asked for
- * `ask` req/s (far past what it completes), in-process and as the command, alternated `rounds`
+ * `ask` req/s (1.5× the peer: past what it completes, not so far that drops cost much), in-process and as the command, alternated `rounds`
  * times so that a neighbour's load falls on all three alike; stampede's figure is its completions
  * per second over the measured intervals. Prints each round and the median ratios.
  */
@@ -394,7 +394,7 @@ async function plainRows(seconds: number): Promise<void> {
       'autocannon',
       () => autocannon(target.url, ['-c', String(CONNECTIONS)], seconds).rps,
       { ...base, pipelining: 1 },
-      Math.round(ceiling),
+      Math.round(1.5 * ac.rps) || 100_000,
     );
     // Pipelining 8 (a profile option), in-process.
     const p8 = (await searchMaxRate('stampede pipelining 8, in-process', runTrial, { ...base, pipelining: 8 }, 0, ceiling)).rate;
@@ -451,7 +451,7 @@ async function httpsRows(seconds: number): Promise<void> {
       'autocannon',
       () => autocannon(target.url, ['-c', String(CONNECTIONS)], seconds, certs.ca).rps,
       base,
-      Math.round(ac.rps * 2.5) || 100_000,
+      Math.round(1.5 * ac.rps) || 100_000,
     );
   } finally {
     stop(target.child);
@@ -537,7 +537,7 @@ async function h2Rows(seconds: number): Promise<void> {
     ] as const) {
       console.log(`h2: stampede max sustained open-loop rate (${path}), ${shape}: ${rate} req/s = ${ratio(rate, peer)} h2load`);
     }
-    await saturatedPairs('h2: stampede', 'h2load', () => h2load(target.url, H2_CONNECTIONS, H2_STREAMS, seconds), base, Math.round(peer * 2) || 100_000);
+    await saturatedPairs('h2: stampede', 'h2load', () => h2load(target.url, H2_CONNECTIONS, H2_STREAMS, seconds), base, Math.round(1.5 * peer) || 100_000);
   } finally {
     stop(target.child);
     rmSync(dir, { recursive: true, force: true });
