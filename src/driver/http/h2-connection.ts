@@ -60,6 +60,7 @@ export class H2Connection implements H2SessionLifecycle {
   /** Dials now (before the run's clock starts); resolves when the server's SETTINGS came or the socket closed, never rejects. */
   preconnect(): Promise<void> {
     this.open();
+    if (this.connected) return Promise.resolve();
     return new Promise((resolve) => {
       this.onSettled = resolve;
     });

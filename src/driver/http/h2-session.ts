@@ -30,7 +30,7 @@ const SETTINGS_HEADER_TABLE_SIZE = 0x1;
 const SETTINGS_MAX_CONCURRENT_STREAMS = 0x3;
 const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
 const SETTINGS_MAX_FRAME_SIZE = 0x5;
-export const NO_ERROR = 0x0;
+const NO_ERROR = 0x0;
 const PROTOCOL_ERROR = 0x1;
 const CANCEL = 0x8;
 const COMPRESSION_ERROR = 0x9;
@@ -133,6 +133,7 @@ export class H2Session {
   /** Cancels one stream (RST_STREAM CANCEL); the others carry on. */
   cancel(id: number): void {
     if (!this.streams.delete(id)) return;
+    this.dropBlocked(id);
     this.writer.rstStream(id, CANCEL);
     this.afterStreamClosed();
   }
@@ -351,21 +352,20 @@ export class H2Session {
     }
   }
 
-  /** Writes as much of a body as the windows allow; the rest waits for WINDOW_UPDATE. */
-  private sendBody(b: BlockedBody): boolean {
-    while (b.offset < b.body.length || b.body.length === 0) {
+  /** Writes as much of a body as the windows allow (an empty one ends the stream at once); the rest waits for WINDOW_UPDATE. */
+  private sendBody(b: BlockedBody): void {
+    if (b.body.length === 0) return this.writer.data(b.id, b.body, 0, 0, true);
+    while (b.offset < b.body.length) {
       const n = Math.min(b.body.length - b.offset, this.sendWindow, b.window, this.writer.maxFrameSize);
-      if (n <= 0 && b.body.length > 0) {
-        if (!this.blocked.includes(b)) this.blocked.push(b);
-        return false;
+      if (n <= 0) {
+        this.blocked.push(b);
+        return;
       }
+      this.writer.data(b.id, b.body, b.offset, b.offset + n, b.offset + n === b.body.length);
       b.offset += n;
       this.sendWindow -= n;
       b.window -= n;
-      this.writer.data(b.id, b.body, b.offset - n, b.offset, b.offset === b.body.length);
-      if (b.body.length === 0) break;
     }
-    return true;
   }
 
   private flushBlocked(): void {
