@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { H2BodySender } from './h2-bodies.ts';
 import { H2FrameWriter } from './h2-frames.ts';
 import { HpackDecoder, HpackError } from './hpack.ts';
 
@@ -36,7 +37,6 @@ const CANCEL = 0x8;
 const COMPRESSION_ERROR = 0x9;
 /** What this side announces: the largest frame it reads (the default). */
 const MAX_FRAME_SIZE = 16_384;
-const DEFAULT_WINDOW = 65_535;
 const MAX_WINDOW = 2 ** 31 - 1;
 /** Client stream ids are odd and end here; a session that used them all is retired like one that got GOAWAY. */
 const LAST_STREAM_ID = 2 ** 31 - 1;
@@ -61,22 +61,12 @@ export interface H2SessionLifecycle {
   closed(session: H2Session, cause: string): void;
 }
 
-/** A request body the flow-control windows held back: the rest goes out as WINDOW_UPDATEs come. */
-interface BlockedBody {
-  id: number;
-  body: Buffer;
-  offset: number;
-  window: number;
-}
-
 export class H2Session {
   private readonly streams = new Map<number, number>();
   private readonly decoder = new HpackDecoder();
   private readonly writer: H2FrameWriter;
   private nextStreamId = 1;
-  private sendWindow = DEFAULT_WINDOW;
-  private initialStreamWindow = DEFAULT_WINDOW;
-  private blocked: BlockedBody[] = [];
+  private readonly bodies: H2BodySender;
   /** Bytes of an incomplete frame, kept until the rest arrives. */
   private partial: Buffer | undefined;
   /** A header block split over CONTINUATION frames, while it is incomplete. */
@@ -98,6 +88,7 @@ export class H2Session {
     private readonly statusOf: Int32Array,
   ) {
     this.writer = new H2FrameWriter(socket, authority);
+    this.bodies = new H2BodySender(this.writer);
     this.writer.preface(MAX_WINDOW);
     socket.on(readyEvent, () => this.onConnected(readyEvent === 'secureConnect'));
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -125,7 +116,7 @@ export class H2Session {
     this.streams.set(id, slot);
     this.statusOf[slot] = 0;
     this.writer.headers(id, pseudo, path, fields, body === undefined);
-    if (body !== undefined) this.sendBody({ id, body, offset: 0, window: this.initialStreamWindow });
+    if (body !== undefined) this.bodies.send(id, body);
     if (this.nextStreamId > LAST_STREAM_ID) this.retire();
     return id;
   }
@@ -133,7 +124,7 @@ export class H2Session {
   /** Cancels one stream (RST_STREAM CANCEL); the others carry on. */
   cancel(id: number): void {
     if (!this.streams.delete(id)) return;
-    this.dropBlocked(id);
+    this.bodies.drop(id);
     this.writer.rstStream(id, CANCEL);
     this.afterStreamClosed();
   }
@@ -205,7 +196,7 @@ export class H2Session {
         return true;
       case WINDOW_UPDATE:
         if (to - from !== 4) return this.connectionError('WINDOW_UPDATE of the wrong size');
-        this.onWindowUpdate(id, bytes.readUInt32BE(from) & 0x7fffffff);
+        this.bodies.windowUpdate(id, bytes.readUInt32BE(from) & 0x7fffffff);
         return true;
       case PUSH_PROMISE:
         return this.connectionError('PUSH_PROMISE after SETTINGS_ENABLE_PUSH 0');
@@ -293,7 +284,7 @@ export class H2Session {
     const slot = this.streams.get(id);
     if (slot === undefined) return;
     this.streams.delete(id);
-    this.dropBlocked(id);
+    this.bodies.drop(id);
     this.sink.failed(slot, code === NO_ERROR ? 'closed' : 'ERR_HTTP2_STREAM_ERROR');
     this.afterStreamClosed();
   }
@@ -306,17 +297,13 @@ export class H2Session {
       if (key === SETTINGS_MAX_CONCURRENT_STREAMS) this.lifecycle.limited(this, value);
       else if (key === SETTINGS_MAX_FRAME_SIZE) this.writer.maxFrameSize = value;
       else if (key === SETTINGS_HEADER_TABLE_SIZE) this.writer.headerTableSize = value;
-      else if (key === SETTINGS_INITIAL_WINDOW_SIZE) {
-        for (const b of this.blocked) b.window += value - this.initialStreamWindow;
-        this.initialStreamWindow = value;
-      }
+      else if (key === SETTINGS_INITIAL_WINDOW_SIZE) this.bodies.initialWindow = value;
     }
     this.writer.settingsAck();
     if (!this.settled) {
       this.settled = true;
       this.lifecycle.ready(this);
     }
-    this.flushBlocked();
     return true;
   }
 
@@ -325,17 +312,11 @@ export class H2Session {
     for (const [id, slot] of this.streams) {
       if (id <= lastStreamId) continue;
       this.streams.delete(id);
-      this.dropBlocked(id);
+      this.bodies.drop(id);
       this.sink.failed(slot, 'ERR_HTTP2_STREAM_ERROR');
     }
     this.retire();
     this.afterStreamClosed();
-  }
-
-  private onWindowUpdate(id: number, increment: number): void {
-    if (id === 0) this.sendWindow += increment;
-    else for (const b of this.blocked) if (b.id === id) b.window += increment;
-    this.flushBlocked();
   }
 
   private retire(): void {
@@ -350,33 +331,6 @@ export class H2Session {
       this.writer.flushNow();
       this.socket.end();
     }
-  }
-
-  /** Writes as much of a body as the windows allow (an empty one ends the stream at once); the rest waits for WINDOW_UPDATE. */
-  private sendBody(b: BlockedBody): void {
-    if (b.body.length === 0) return this.writer.data(b.id, b.body, 0, 0, true);
-    while (b.offset < b.body.length) {
-      const n = Math.min(b.body.length - b.offset, this.sendWindow, b.window, this.writer.maxFrameSize);
-      if (n <= 0) {
-        this.blocked.push(b);
-        return;
-      }
-      this.writer.data(b.id, b.body, b.offset, b.offset + n, b.offset + n === b.body.length);
-      b.offset += n;
-      this.sendWindow -= n;
-      b.window -= n;
-    }
-  }
-
-  private flushBlocked(): void {
-    if (this.blocked.length === 0) return;
-    const waiting = this.blocked;
-    this.blocked = [];
-    for (const b of waiting) this.sendBody(b);
-  }
-
-  private dropBlocked(id: number): void {
-    if (this.blocked.length > 0) this.blocked = this.blocked.filter((b) => b.id !== id);
   }
 
   /** The server broke HTTP/2: GOAWAY with the error, then the socket goes; its streams fail as protocol errors. */
@@ -396,7 +350,7 @@ export class H2Session {
     const cause = this.failure ?? 'closed';
     const streams = [...this.streams.values()];
     this.streams.clear();
-    this.blocked = [];
+    this.bodies.clear();
     this.lifecycle.closed(this, cause);
     for (const slot of streams) this.sink.failed(slot, cause);
   }
