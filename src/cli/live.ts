@@ -19,8 +19,12 @@ export interface LiveArgs {
 
 export interface LiveView {
   readonly progress: Progress;
-  /** Pass to the run as `onInterval`; `prefix` labels the line (a qualification's step). */
-  observer(prefix?: () => string): LiveObserver;
+  /**
+   * Pass to the run as `onInterval`; `prefix` labels the line (a qualification's step). Undefined
+   * when nothing is shown (--quiet, or no terminal, and no metrics): no snapshot is built on the
+   * sending thread for nobody.
+   */
+  observer(prefix?: () => string): LiveObserver | undefined;
   close(): Promise<void>;
 }
 
@@ -31,10 +35,13 @@ export async function startLiveView(args: LiveArgs): Promise<LiveView> {
   let closed: Promise<void> | undefined;
   return {
     progress,
-    observer: (prefix) => (live: LiveInterval) => {
-      metrics?.exporter.update(live);
-      progress.status(prefix ? `${prefix()} · ${intervalStatus(live)}` : intervalStatus(live));
-    },
+    observer: (prefix) =>
+      progress.mode === 'off' && metrics === undefined
+        ? undefined
+        : (live: LiveInterval) => {
+            metrics?.exporter.update(live);
+            progress.status(prefix ? `${prefix()} · ${intervalStatus(live)}` : intervalStatus(live));
+          },
     // Idempotent: the command closes before printing its result, and again on its error path.
     close: () =>
       (closed ??= (async () => {

@@ -240,7 +240,7 @@ export class OpenLoopRun {
     this.recorder.setGaugeSource(() => this.gauges());
     this.declareGauges?.(this.gaugeSpecs());
     timeline?.start(() => this.nowUs() / 1000);
-    this.monitor.start();
+    this.monitor.start(this.warmupUs);
     const onAbort = () => {
       this.interrupted = true;
       this.finish?.();

@@ -72,6 +72,7 @@ function worstGenerator(all: readonly GeneratorFigures[]): GeneratorFigures {
   return {
     eventLoopLagMs: { mean: max((g) => g.eventLoopLagMs.mean), p99: max((g) => g.eventLoopLagMs.p99), max: max((g) => g.eventLoopLagMs.max) },
     cpu: max((g) => g.cpu),
+    cpuPeak: max((g) => g.cpuPeak),
     sendLatenessUs: worst((g) => g.sendLatenessUs),
     dispatchLatenessUs: worst((g) => g.dispatchLatenessUs),
     dropped: sum((g) => g.dropped),

@@ -66,6 +66,11 @@ export interface GeneratorFigures {
   eventLoopLagMs: { mean: number; p99: number; max: number };
   /** CPU of the busiest sending thread, as a fraction of one core, averaged over the run. */
   cpu: number;
+  /**
+   * CPU of the busiest sending thread in its busiest measured interval, fraction of one core: what
+   * the CPU limit is judged on, since a mean over warm-up, ramps and drain hides saturated seconds.
+   */
+  cpuPeak: number;
   /** Actual write − intended send, µs (includes waiting for a free connection). */
   sendLatenessUs: { mean: number; p50: number; p99: number; max: number };
   /** Pacer wake-up − intended send, µs: only the generator's own slip (timers, a busy loop). */

@@ -214,8 +214,16 @@ export function clientExpectedDuringWarmup(client: Plan['clients'][number], warm
  * `intervals[]`; it becomes their summary (the full list stays in that file).
  */
 export function upgradeResult(stored: RunResult | (Omit<RunResult, 'schema' | 'intervals'> & { schema: string; intervals: IntervalResult[] })): RunResult {
-  if (!Array.isArray(stored.intervals)) return stored as RunResult;
-  const list = stored.intervals;
+  const withPeak = withCpuPeak(stored);
+  if (!Array.isArray(withPeak.intervals)) return withPeak as RunResult;
+  const list = withPeak.intervals;
   const intervalMs = list.length > 1 ? list[1]!.tMs - list[0]!.tMs : 1000;
-  return { ...stored, schema: RESULT_SCHEMA, intervals: digestOf(list, intervalMs) };
+  return { ...withPeak, schema: RESULT_SCHEMA, intervals: digestOf(list, intervalMs) };
+}
+
+/** A result from before `generator.cpuPeak` is judged on the one CPU figure it has, its run-long mean. */
+function withCpuPeak<T extends { generator?: GeneratorFigures }>(stored: T): T {
+  const g = stored.generator;
+  if (g === undefined || typeof g.cpuPeak === 'number') return stored;
+  return { ...stored, generator: { ...g, cpuPeak: g.cpu } };
 }

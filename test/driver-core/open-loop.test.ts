@@ -61,7 +61,7 @@ class LatenessMonitor implements SenderMonitor {
   stop(): void {}
   sampleGauges(): void {}
   snapshot(): GeneratorSnapshot {
-    return { lagMeanMs: 0, lagP99Ms: 0, lagMaxMs: 0, cpu: 0 };
+    return { lagMeanMs: 0, lagP99Ms: 0, lagMaxMs: 0, cpu: 0, cpuPeak: 0 };
   }
 }
 

@@ -1,12 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RunStartError } from '../../src/driver/errors.ts';
 import { runProfile } from '../../src/pipeline/run.ts';
 import { makeProfile } from '../helpers/profile.ts';
 import type { RunningTarget } from '../helpers/targets.ts';
 import { makeTestPki, type TestPki } from '../helpers/tls.ts';
+import { h2Frame, startRawH2Target } from '../helpers/raw-h2.ts';
 import { startH2Target, startHttpsTarget } from '../helpers/tls-targets.ts';
 
 const running: RunningTarget[] = [];
@@ -28,7 +30,7 @@ async function run(input: Record<string, unknown>, target: string) {
 
 const steady = (rate: number, duration: string) => [{ type: 'steady', rate, duration }];
 
-describe('http.http2 (node:http2 streams, 127.0.0.1)', () => {
+describe('http.http2 (h2 framed over raw sockets, 127.0.0.1)', () => {
   it('runs h2 over TLS: templates become streams, statuses are classified, every request counted', async () => {
     const bodies: unknown[] = [];
     const target = await startH2Target({ tls: pki.server }, (stream, headers) => {
@@ -173,6 +175,79 @@ describe('http.http2 (node:http2 streams, 127.0.0.1)', () => {
     expect(result.errors['timeout']).toBe(result.byKind['hang']!.requests);
     expect(result.requests.ok).toBe(result.byKind['get']!.requests);
     expect(result.driver.transport).toMatchObject({ connects: 1 });
+  });
+
+  it('decodes every status through the server’s HPACK state: Huffman literals, its dynamic table filling and evicting', async () => {
+    // nghttp2 indexes each new header value, so a changing one churns the server's 4 KB table.
+    let n = 0;
+    const target = await startH2Target({}, (stream, headers) => {
+      const status = Number(String(headers[':path']).split('/')[2]);
+      stream.respond({ ':status': status, 'x-sequence': `${n++}-${'v'.repeat(n % 200)}`, 'content-type': 'text/plain' });
+      stream.end('ok');
+    });
+    running.push(target);
+    const mix = [200, 201, 302, 404, 503].map((status) => ({ kind: `s${status}`, weight: 1 }));
+    const requests = Object.fromEntries(mix.map((m) => [m.kind, { path: `/s/${m.kind.slice(1)}` }]));
+    const result = await run({ phases: steady(400, '1s'), mix, http: { http2: true, connections: 1, pipelining: 32, requests } }, target.url);
+    const expected = Object.fromEntries(mix.map((m) => [m.kind.slice(1), result.byKind[m.kind]!.requests]));
+    expect(result.driver.transport).toMatchObject({ statusCodes: expected, connects: 1, protocolErrors: 0 });
+    expect(n).toBe(400);
+  });
+
+  it('indexes :authority once per session, and stops when the server shrinks its HPACK table', async () => {
+    const authorities = new Set<string>();
+    const answer = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => {
+      authorities.add(String(headers[':authority']));
+      stream.respond({ ':status': 200 });
+      stream.end('ok');
+    };
+    for (const settings of [undefined, { headerTableSize: 0 }]) {
+      const target = await startH2Target({ ...(settings && { settings }) }, answer);
+      running.push(target);
+      const result = await run({ phases: steady(200, '0.5s'), http: { http2: true, connections: 2, pipelining: 8 } }, target.url);
+      expect(result.requests.ok).toBe(100);
+      expect([...authorities]).toEqual([`127.0.0.1:${target.port}`]);
+      authorities.clear();
+    }
+  });
+
+  it('sends bodies larger than the flow-control windows as the server opens them (WINDOW_UPDATE)', async () => {
+    const received: number[] = [];
+    const target = await startH2Target({}, (stream) => {
+      let bytes = 0;
+      stream.on('data', (d: Buffer) => (bytes += d.length));
+      stream.on('end', () => {
+        received.push(bytes);
+        stream.respond({ ':status': 200 });
+        stream.end('ok');
+      });
+    });
+    running.push(target);
+    // 100 KB each, four at a time: past both the stream's and the connection's initial 64 KB.
+    const body = 'x'.repeat(100_000);
+    const http = { http2: true, connections: 1, pipelining: 4, requests: { default: { method: 'POST', path: '/upload', body } } };
+    const result = await run({ phases: steady(40, '0.5s'), http }, target.url);
+    expect(result.requests.ok).toBe(20);
+    expect(received).toEqual(Array.from({ length: 20 }, () => 100_000));
+  });
+
+  it('fails a malformed response (final headers without :status) as a protocol error, the session carrying on', async () => {
+    // HEADERS (END_STREAM | END_HEADERS) whose block is the one literal field "x: y".
+    const target = await startRawH2Target((stream) => h2Frame(1, 0x5, stream, Buffer.from([0x00, 0x01, 0x78, 0x01, 0x79])));
+    running.push(target);
+    const result = await run({ phases: steady(100, '0.3s'), http: { http2: true, connections: 1, pipelining: 8 } }, target.url);
+    expect(result.errors['protocol_error']).toBe(30);
+    expect(result.driver.transport).toMatchObject({ connects: 1, protocolErrors: 0 });
+  });
+
+  it('ends a session whose server breaks the framing (HEADERS on stream 0), counting a protocol error', async () => {
+    const target = await startRawH2Target(() => h2Frame(1, 0x5, 0, Buffer.from([0x88])));
+    running.push(target);
+    const result = await run({ phases: steady(100, '0.3s'), http: { http2: true, connections: 1, pipelining: 8 } }, target.url);
+    expect(result.requests.ok).toBe(0);
+    expect(result.errors['protocol_error']).toBeGreaterThan(0);
+    expect(result.driver.transport!.protocolErrors).toBeGreaterThan(0);
+    expect(result.driver.transport!.connects).toBe(target.sessions());
   });
 
   it('shows a server that stalls S ms every P ms in its p99, as with HTTP/1.1', async () => {

@@ -1,4 +1,3 @@
-import { constants, type ClientHttp2Stream, type IncomingHttpHeaders, type SecureClientSessionOptions } from 'node:http2';
 import type { HttpTarget } from '../../profile/target.ts';
 import type { Profile } from '../../profile/types.ts';
 import type { HttpTransportReport } from '../../recorder/driver-report.ts';
@@ -6,51 +5,17 @@ import type { GaugeSpec } from '../../recorder/gauges.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import { dialBeforeStart, type OpenLoopRun, type Transport } from '../open-loop.ts';
 import { H2Connection, type H2ConnectionOwner } from './h2-connection.ts';
+import type { H2Session } from './h2-session.ts';
 import { H2RequestTemplate } from './h2-template.ts';
 import { ConnectionGauges, ConnectionPicker, httpTransportReport, maxValueBytes } from './http-common.ts';
 import { HttpOutcomes, withDialFailure } from './outcomes.ts';
 import type { StatsPoller } from './stats-poller.ts';
 import { valueSlab } from './template.ts';
-import type { TlsMaterial } from './tls.ts';
-
-/**
- * A stream carries its slot and its transport, so one set of listeners (module functions reading
- * `this`) serves every stream: no closure per request.
- */
-interface SlotStream extends ClientHttp2Stream {
-  slot: number;
-  transport: H2Transport;
-  status: number;
-}
-
-function onStreamResponse(this: SlotStream, headers: IncomingHttpHeaders): void {
-  this.status = Number(headers[':status']);
-}
-
-function onStreamEnd(this: SlotStream): void {
-  this.transport.streamEnded(this);
-}
-
-function onStreamError(this: SlotStream, error: NodeJS.ErrnoException): void {
-  this.transport.streamFailed(this, causeOf(error));
-}
-
-function onStreamClose(this: SlotStream): void {
-  this.transport.streamFailed(this, this.rstCode === constants.NGHTTP2_NO_ERROR ? 'closed' : 'ERR_HTTP2_STREAM_ERROR');
-}
-
-/** A stream cancelled because its session failed carries the session's error as its cause. */
-function causeOf(error: NodeJS.ErrnoException): string {
-  const cause = (error.cause as NodeJS.ErrnoException | undefined)?.code;
-  return cause ?? error.code ?? 'socket_error';
-}
-
-const END_WITH_HEADERS = { endStream: true } as const;
-const BODY_FOLLOWS = { endStream: false } as const;
+import { tcpDialer, tlsDialer, type Dialer, type TlsMaterial } from './tls.ts';
 
 /**
  * Open-loop HTTP/2 (`http.http2`): h2 over TLS, negotiated by ALPN, for https://; h2c with prior
- * knowledge for http://. The in-flight unit is a stream: each of `connections` sessions carries up
+ * knowledge for http://, framed by h2-session.ts on the same raw sockets as HTTP/1.1. The in-flight unit is a stream: each of `connections` sessions carries up
  * to `pipelining` streams (fewer if the server says so), answered in any order, so a slow response
  * holds up no other. A request due while every session is full waits in a FIFO backlog, counted
  * as waiting for a connection, exactly as with HTTP/1.1. A stream that times out is cancelled
@@ -61,16 +26,13 @@ export class H2Transport implements Transport, H2ConnectionOwner {
   private readonly templates: H2RequestTemplate[];
   private readonly outcomes: HttpOutcomes;
   private readonly timeoutUs: number;
-  /**
-   * Per slot: its open stream, the connection it is on and which of that connection's sessions
-   * (its `connects` count then: a session retired by GOAWAY may still finish streams beside the
-   * next one), the request's path and body until it starts.
-   */
-  private readonly streams: (SlotStream | undefined)[];
+  /** Per slot: its stream's session (undefined when none), stream id, connection, status so far, and the request's path and body until it starts. */
+  private readonly sessionOf: (H2Session | undefined)[];
+  private readonly streamOf: Int32Array;
   private readonly connectionOf: Int32Array;
-  private readonly sessionOf: Int32Array;
+  private readonly statusOf: Int32Array;
   private readonly pathOf: string[];
-  private readonly bodyOf: (string | undefined)[];
+  private readonly bodyOf: (Buffer | undefined)[];
   /** Slots with an open stream, densely packed (swap-remove), for the timeout scan. */
   private readonly open: Int32Array;
   private readonly openIndex: Int32Array;
@@ -82,7 +44,7 @@ export class H2Transport implements Transport, H2ConnectionOwner {
   private readonly picker: ConnectionPicker<H2Connection>;
   private connectionWaits = 0;
   private readonly connectionGauges = new ConnectionGauges();
-  private lastFailure: string | undefined;
+  private readonly dialer: Dialer;
 
   constructor(
     private readonly run: OpenLoopRun,
@@ -94,11 +56,12 @@ export class H2Transport implements Transport, H2ConnectionOwner {
     const settings = profile.http;
     const plan = run.schedule.plan;
     const source = { keyspace: plan.keyspace, names: { clients: plan.clients.map((c) => c.name), kinds: plan.kinds }, valueSlab: valueSlab(maxValueBytes(profile)) };
-    this.templates = plan.kinds.map((kind) => new H2RequestTemplate(settings.requests[kind] ?? settings.requests.default, target.url.host, source));
+    this.templates = plan.kinds.map((kind) => new H2RequestTemplate(settings.requests[kind] ?? settings.requests.default, target.tls, source));
     const cap = run.inFlightCap;
-    this.streams = new Array(cap).fill(undefined);
+    this.sessionOf = new Array(cap).fill(undefined);
+    this.streamOf = new Int32Array(cap);
     this.connectionOf = new Int32Array(cap);
-    this.sessionOf = new Int32Array(cap);
+    this.statusOf = new Int32Array(cap);
     this.pathOf = new Array(cap).fill('');
     this.bodyOf = new Array(cap).fill(undefined);
     this.open = new Int32Array(cap);
@@ -106,8 +69,8 @@ export class H2Transport implements Transport, H2ConnectionOwner {
     this.backlog = new Int32Array(cap);
     this.timeoutUs = settings.timeout;
     this.outcomes = new HttpOutcomes(run);
-    const options: SecureClientSessionOptions = { ...tls?.options };
-    this.connections = Array.from({ length: settings.connections }, (_, i) => new H2Connection(i, target.url.origin, options, settings.pipelining, this));
+    this.dialer = tls ? tlsDialer(target.host, target.port, tls, ['h2']) : tcpDialer(target.host, target.port);
+    this.connections = Array.from({ length: settings.connections }, (_, i) => new H2Connection(i, this.dialer, target.url.host, settings.pipelining, this, this.statusOf));
     this.picker = new ConnectionPicker(this.connections);
   }
 
@@ -115,7 +78,7 @@ export class H2Transport implements Transport, H2ConnectionOwner {
     try {
       await dialBeforeStart(this.connections);
     } catch (error) {
-      throw withDialFailure(error, this.lastFailure);
+      throw withDialFailure(error, this.dialer.lastError);
     }
   }
 
@@ -139,92 +102,46 @@ export class H2Transport implements Transport, H2ConnectionOwner {
   /** Opens slot's stream on `connection` (the caller checked `hasRoom`). */
   private start(connection: H2Connection, slot: number): void {
     const template = this.templates[this.run.kind[slot]!]!;
-    const headers = template.headers;
-    headers[':path'] = this.pathOf[slot];
-    const body = this.bodyOf[slot];
+    const session = connection.open();
+    this.streamOf[slot] = session.request(slot, template.pseudo, this.pathOf[slot]!, template.fields, this.bodyOf[slot]);
     this.pathOf[slot] = '';
     this.bodyOf[slot] = undefined;
-    let stream: SlotStream;
-    try {
-      stream = connection.open().request(headers, body === undefined ? END_WITH_HEADERS : BODY_FOLLOWS) as SlotStream;
-    } catch (error) {
-      // The session is closing (GOAWAY) or destroyed: this request never left.
-      this.outcomes.failed(slot, causeOf(error as NodeJS.ErrnoException));
-      return;
-    }
-    stream.slot = slot;
-    stream.transport = this;
-    stream.status = 0;
-    stream.on('response', onStreamResponse);
-    stream.on('end', onStreamEnd);
-    stream.on('error', onStreamError);
-    stream.on('close', onStreamClose);
-    if (body !== undefined) stream.end(body);
-    // The body is read and dropped: only its end matters.
-    stream.resume();
-    this.streams[slot] = stream;
+    this.sessionOf[slot] = session;
     this.connectionOf[slot] = connection.index;
-    this.sessionOf[slot] = connection.connects;
-    connection.active++;
     this.openIndex[slot] = this.openCount;
     this.open[this.openCount++] = slot;
     if (connection.connected) this.run.markSent(slot, this.run.nowUs());
   }
 
-  streamEnded(stream: SlotStream): void {
-    const slot = stream.slot;
-    if (this.streams[slot] !== stream) return;
+  responded(slot: number, status: number): void {
     const connection = this.settle(slot);
-    if (stream.status >= 200) this.outcomes.responded(slot, stream.status);
-    else this.outcomes.failed(slot, 'protocol');
+    this.outcomes.responded(slot, status);
     this.freed(connection);
   }
 
-  streamFailed(stream: SlotStream, cause: string): void {
-    const slot = stream.slot;
-    if (this.streams[slot] !== stream) return;
+  failed(slot: number, cause: string): void {
     const connection = this.settle(slot);
     this.outcomes.failed(slot, cause);
     this.freed(connection);
   }
 
-  sessionReady(connection: H2Connection): void {
+  sessionReady(connection: H2Connection, session: H2Session): void {
     const sent = this.run.sentAtUs;
     for (let i = 0; i < this.openCount; i++) {
       const slot = this.open[i]!;
-      if (this.onSession(slot, connection) && sent[slot]! < 0) this.run.markSent(slot, this.run.nowUs());
+      if (this.sessionOf[slot] === session && sent[slot]! < 0) this.run.markSent(slot, this.run.nowUs());
     }
     this.freed(connection);
   }
 
-  sessionClosed(connection: H2Connection, cause: string): void {
-    for (let i = this.openCount - 1; i >= 0; i--) {
-      const slot = this.open[i]!;
-      if (!this.onSession(slot, connection)) continue;
-      this.settle(slot);
-      this.outcomes.failed(slot, cause);
-    }
+  sessionGone(connection: H2Connection): void {
     this.freed(connection);
-  }
-
-  sessionRetired(connection: H2Connection): void {
-    this.freed(connection);
-  }
-
-  sessionFailed(description: string): void {
-    this.lastFailure = description;
-  }
-
-  /** Whether slot's stream is on `connection`'s current session. */
-  private onSession(slot: number, connection: H2Connection): boolean {
-    return this.connectionOf[slot] === connection.index && this.sessionOf[slot] === connection.connects;
   }
 
   /** Forgets slot's stream; returns the connection it was on. */
   private settle(slot: number): H2Connection {
-    this.streams[slot] = undefined;
+    this.sessionOf[slot] = undefined;
     const connection = this.connections[this.connectionOf[slot]!]!;
-    connection.active--;
     const at = this.openIndex[slot]!;
     const last = this.open[--this.openCount]!;
     this.open[at] = last;
@@ -248,9 +165,9 @@ export class H2Transport implements Transport, H2ConnectionOwner {
       if (i >= this.openCount) continue;
       const slot = this.open[i]!;
       if (nowUs - this.run.waitingSinceUs(slot) <= this.timeoutUs) continue;
-      const stream = this.streams[slot]!;
+      const session = this.sessionOf[slot]!;
       const connection = this.settle(slot);
-      stream.close(constants.NGHTTP2_CANCEL);
+      session.cancel(this.streamOf[slot]!);
       this.outcomes.failed(slot, 'timeout');
       this.freed(connection);
     }
@@ -271,9 +188,7 @@ export class H2Transport implements Transport, H2ConnectionOwner {
     // Streams still open end as `unfinished`, not as the cancellation closing them causes.
     while (this.openCount > 0) {
       const slot = this.open[this.openCount - 1]!;
-      const stream = this.streams[slot]!;
       this.settle(slot);
-      stream.close(constants.NGHTTP2_CANCEL);
       this.run.complete(slot, reason, now);
     }
     for (const c of this.connections) c.destroy();

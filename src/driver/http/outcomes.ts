@@ -9,10 +9,8 @@ const CAUSES: Readonly<Record<string, string>> = {
   ETIMEDOUT: 'timeout',
   EADDRNOTAVAIL: 'dial_error',
   EADDRINUSE: 'dial_error',
-  // HTTP/2: the server reset one stream (RST_STREAM), went away, or broke the framing.
+  // HTTP/2 (h2-session.ts): the server reset or refused one stream, or broke the framing.
   ERR_HTTP2_STREAM_ERROR: 'reset',
-  ERR_HTTP2_GOAWAY_SESSION: 'closed',
-  ERR_HTTP2_SESSION_ERROR: 'protocol_error',
   ERR_HTTP2_ERROR: 'protocol_error',
 };
 

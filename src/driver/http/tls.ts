@@ -9,8 +9,7 @@ import type { Profile } from '../../profile/types.ts';
 
 /*
  * TLS for https:// targets: the profile's `http.tls` files read once before the run, and the socket
- * factory the HTTP/1.1 connections dial through (plain TCP or TLS). HTTP/2 passes the same options
- * to node:http2.
+ * factory the HTTP/1.1 and HTTP/2 connections dial through (plain TCP or TLS; ALPN h2 for HTTP/2).
  */
 
 /** What a connection needs to open its socket; the same for every connection of a run. */
@@ -87,9 +86,9 @@ export function tcpDialer(host: string, port: number): Dialer {
   };
 }
 
-/** TLS to host:port with SNI and the profile's CA, client certificate and verification choice. */
-export function tlsDialer(host: string, port: number, tls: TlsMaterial): Dialer {
-  const options: ConnectionOptions = { ...tls.options, host, port, ALPNProtocols: ['http/1.1'] };
+/** TLS to host:port with SNI and the profile's CA, client certificate and verification choice; `alpn`: the protocols offered. */
+export function tlsDialer(host: string, port: number, tls: TlsMaterial, alpn: string[] = ['http/1.1']): Dialer {
+  const options: ConnectionOptions = { ...tls.options, host, port, ALPNProtocols: alpn };
   return {
     readyEvent: 'secureConnect',
     lastError: undefined,

@@ -128,6 +128,7 @@ export function resultWith(changes: Partial<RunResult> = {}): RunResult {
 export const HEALTHY_GENERATOR: GeneratorFigures = {
   eventLoopLagMs: { mean: 1, p99: 3, max: 8 },
   cpu: 0.3,
+  cpuPeak: 0.4,
   sendLatenessUs: { mean: 80, p50: 50, p99: 400, max: 2000 },
   dispatchLatenessUs: { mean: 60, p50: 40, p99: 300, max: 1500 },
   dropped: 0,

@@ -309,6 +309,13 @@ describe('generator-health limits come from the profile', () => {
     expect(raised?.evidence).toMatch(/dispatch lateness p99 25ms > 10ms/);
   });
 
+  it('judges CPU on the busiest measured interval: a run-long mean under the limit hides saturated seconds', () => {
+    const saturatedStretch = { ...HEALTHY_GENERATOR, cpu: 0.898, cpuPeak: 0.999 };
+    const raised = flagged({ profile: quietProfile, result: resultWith({ target: 'http://10.1.2.3:8080', generator: saturatedStretch }) }, 'generator-bottleneck');
+    expect(raised?.severity).toBe('invalid');
+    expect(raised?.evidence).toMatch(/generator CPU 99.9% of a core in its busiest measured interval > 90% of a core/);
+  });
+
   it('judges against a loosened limit, and says so with a warning of its own (never a silent PASS)', () => {
     const profile = profileWith({ generator: { dispatchLatenessP99: '30ms' } });
     const flags = realismFlags({ profile, result: resultWith(realTarget) });
