@@ -133,7 +133,7 @@ async function runModelStep(profile: Profile, real: RealQualification, step: Rea
 
 /**
  * qualify on the model with the service's search: its first rate, its growth (the ratio of its
- * first two steps), its number of steps and its step shape. Writes the qualification's reports.
+ * first two steps), its number of steps, its repeats and its step shape. Writes the qualification's reports.
  */
 async function qualifyModel(profile: Profile, real: RealQualification, outDir: string, signal: AbortSignal | undefined) {
   const run = real.qualification.steps;
@@ -146,6 +146,8 @@ async function qualifyModel(profile: Profile, real: RealQualification, outDir: s
     startRps: run[0]!.askedRps,
     ...(growth !== undefined && { growth }),
     maxSteps: run.length,
+    // Qualifications from before repeats ran each rate once.
+    repeats: real.qualification.search?.repeats ?? 1,
     ...(signal && { signal }),
   });
   if (q.interrupted) return undefined;
