@@ -50,7 +50,7 @@ export function nextStep(steps: readonly StepOutcome[], options: SearchOptions):
   const short = [pass, ...(failedBy === 'target' ? [fail] : [])].find((r) => repeatsOf(rates, r) < options.repeats);
   if (short !== undefined) return { rps: short, purpose: 'repeat' };
   const by = failedBy === 'generator' ? ' (the generator limited the fail: the target was not measured above it)' : '';
-  return { stop: `the bracket ${rps(pass)}–${rps(fail)} is within the resolution (${options.resolution * 100}%) and its rates ran ${options.repeats}× each${by}` };
+  return { stop: `the bracket ${pass}–${rps(fail)} is within the resolution (${options.resolution * 100}%) and its rates ran ${options.repeats}× each${by}` };
 }
 
 function repeatsOf(rates: readonly RateJudgement[], rate: number): number {

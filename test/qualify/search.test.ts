@@ -71,7 +71,7 @@ describe('rate search', () => {
     expect([runs(pass), runs(fail)]).toEqual([2, 2]);
     expect(steps.filter((s) => s.purpose === 'repeat').map((s) => s.askedRps)).toEqual([pass, fail]);
     expect(new Set(steps.filter((s) => s.askedRps !== pass && s.askedRps !== fail).map((s) => runs(s.askedRps)))).toEqual(new Set([1]));
-    expect(stop).toBe(`the bracket ${pass} rps–${fail} rps is within the resolution (5%) and its rates ran 2× each`);
+    expect(stop).toBe(`the bracket ${pass}–${fail} rps is within the resolution (5%) and its rates ran 2× each`);
     expect(capacitySpread(steps)).toEqual({ series: 2, lowRps: pass, highRps: pass, share: 0 });
   });
 
