@@ -12,10 +12,12 @@ export function completeSteps(steps: readonly StepOutcome[]): StepOutcome[] {
  * - a failing step spoiled by one interval (`spoiledBy`) is re-run once; when that re-run passes,
  *   the spoiled step is set aside; when it fails too, both count (the failure repeated, so it is
  *   the target's). A spoiled step not yet re-run counts as the failure it is;
- * - a step the generator limited says nothing about the target at that rate: the rate is a ceiling
- *   of the search, neither a pass nor the target's failure;
+ * - a step the generator limited says nothing about the target at that rate, so it is re-run once
+ *   too, and set aside when its re-run kept the generator healthy (that re-run's verdict counts);
+ *   a rate the generator limited again is a ceiling of the search, neither a pass nor the target's
+ *   failure;
  * - otherwise the rate passes only when every step that counts passed.
- * Sorted by rate. Pure.
+ * A re-run is never re-run. Sorted by rate. Pure.
  */
 export function judgeRates(steps: readonly StepOutcome[]): RateJudgement[] {
   const byRate = new Map<number, number[]>();
@@ -29,14 +31,14 @@ export function judgeRates(steps: readonly StepOutcome[]): RateJudgement[] {
 function judgeRate(rps: number, numbers: number[], steps: readonly StepOutcome[]): RateJudgement {
   const at = (n: number) => steps[n - 1]!;
   const rerunOf = (n: number) => numbers.find((m) => at(m).rerunOf === n);
-  const spoiled = numbers.filter((n) => at(n).spoiledBy !== undefined && !at(n).pass && at(n).rerunOf === undefined);
-  const setAside = spoiled.filter((n) => {
+  const doubtful = numbers.filter((n) => needsRerun(at(n)));
+  const setAside = doubtful.filter((n) => {
     const rerun = rerunOf(n);
-    return rerun !== undefined && at(rerun).pass;
+    return rerun !== undefined && !at(rerun).generatorLimited && (at(n).generatorLimited || at(rerun).pass);
   });
   const counted = numbers.filter((n) => !setAside.includes(n));
   const generatorLimited = counted.some((n) => at(n).generatorLimited);
-  const awaitingRerun = spoiled.find((n) => rerunOf(n) === undefined);
+  const awaitingRerun = doubtful.find((n) => rerunOf(n) === undefined);
   return {
     rps,
     steps: counted,
@@ -45,6 +47,11 @@ function judgeRate(rps: number, numbers: number[], steps: readonly StepOutcome[]
     pass: !generatorLimited && counted.every((n) => at(n).pass),
     generatorLimited,
   };
+}
+
+/** A step whose verdict one re-run may overturn: the generator limited it, or its failure sat in one interval. */
+export function needsRerun(s: StepOutcome): boolean {
+  return s.rerunOf === undefined && (s.generatorLimited || (s.spoiledBy !== undefined && !s.pass));
 }
 
 /**

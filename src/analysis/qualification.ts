@@ -30,7 +30,7 @@ export interface StepOutcome {
   interrupted?: true;
   /** Why the search ran this step; absent in older files. */
   purpose?: StepPurpose;
-  /** This step re-runs the step of that number (1-based), whose failure sat in one interval. */
+  /** This step re-runs the step of that number (1-based): its failure sat in one interval, or the generator limited it. */
   rerunOf?: number;
   /** The step failed, and its failure sits in one interval (or a stall across two neighbours): re-run once. */
   spoiledBy?: SpoiledInterval;
@@ -39,7 +39,7 @@ export interface StepOutcome {
 /**
  * Why the search ran a step: the first rate, growing until the SLO breaks, going down while even
  * the lowest rate fails, bisecting the bracket, repeating a rate that decides the capacity, or
- * re-running a step spoiled by one interval.
+ * re-running a step spoiled by one interval or limited by the generator.
  */
 export type StepPurpose = 'start' | 'grow' | 'down' | 'bisect' | 'repeat' | 'rerun';
 
@@ -58,9 +58,9 @@ export interface RateJudgement {
   rps: number;
   /** The steps (1-based numbers) that count for this rate. */
   steps: number[];
-  /** Steps spoiled by one interval whose re-run passed: named, not counted. */
+  /** Steps set aside by their re-run: spoiled by one interval and the re-run passed, or limited by the generator and the re-run was not. */
   setAside?: number[];
-  /** A spoiled step not yet re-run (the search re-runs it next). */
+  /** A step waiting for its re-run (spoiled, or limited by the generator): the search re-runs it next. */
   awaitingRerun?: number;
   /** Every step that counts passed, and none was limited by the generator. */
   pass: boolean;

@@ -205,15 +205,17 @@ function searchSummary(steps: readonly StepOutcome[], search: SearchOptions, sto
 /**
  * The claim rests on the step at capacity, so its measured flags count; the generator and
  * coordinated-omission flags of any step also count (a step the generator limited measured the
- * generator). A generator flag of a step above the capacity cannot spoil the claim when the target
- * already failed below that step, or the capacity covers the demand anyway: there it is a warning
- * (the search bisected below the step). Profile flags are judged on the qualified profile itself.
+ * generator). A generator flag cannot spoil the claim, and is a warning, when its step was set
+ * aside (a re-run the generator kept up with replaced it), or the step is above the capacity and
+ * the target already failed below it or the capacity covers the demand anyway (the search bisected
+ * below it). Profile flags are judged on the qualified profile itself.
  */
 function qualificationFlags(profile: Profile, steps: readonly StepOutcome[], results: readonly RunResult[], analysis: CapacityAnalysis): RealismFlag[] {
   const atCapacity = [...steps.keys()].filter((i) => steps[i]!.pass && !steps[i]!.interrupted).sort((a, b) => steps[b]!.askedRps - steps[a]!.askedRps)[0];
   const targetFailedRps = Math.min(...steps.filter((s) => !s.interrupted && !s.pass && !s.generatorLimited).map((s) => s.askedRps));
   const demandRps = analysis.failover?.demandRps ?? analysis.expectedPeakRps;
-  const harmless = (rate: number) => rate > analysis.capacityRps && (rate > targetFailedRps || (analysis.capacityRps > 0 && analysis.capacityRps >= demandRps));
+  const setAside = new Set(judgeRates(steps).flatMap((r) => r.setAside ?? []));
+  const aboveCapacity = (rate: number) => rate > analysis.capacityRps && (rate > targetFailedRps || (analysis.capacityRps > 0 && analysis.capacityRps >= demandRps));
   const measured: RealismFlag[] = [];
   results.forEach((result, i) => {
     const step = steps[i]!;
@@ -222,12 +224,15 @@ function qualificationFlags(profile: Profile, steps: readonly StepOutcome[], res
     for (const rule of RESULT_RULES) {
       for (const f of rule(input)) {
         if (i !== atCapacity && f.id !== 'generator-bottleneck' && f.id !== 'coordinated-omission') continue;
-        const aboveCapacity = f.id === 'generator-bottleneck' && f.severity === 'invalid' && harmless(step.askedRps);
-        measured.push({
-          ...f,
-          ...(aboveCapacity && { severity: 'warn' as const }),
-          evidence: `step ${Math.round(step.askedRps)} rps: ${f.evidence}${aboveCapacity ? ' (above the capacity: the search bisected below it)' : ''}`,
-        });
+        const generator = f.id === 'generator-bottleneck' && f.severity === 'invalid';
+        const why = !generator
+          ? ''
+          : setAside.has(i + 1)
+            ? ' (re-run without the generator limit: set aside)'
+            : aboveCapacity(step.askedRps)
+              ? ' (above the capacity: the search bisected below it)'
+              : '';
+        measured.push({ ...f, ...(why && { severity: 'warn' as const }), evidence: `step ${Math.round(step.askedRps)} rps: ${f.evidence}${why}` });
       }
     }
   });

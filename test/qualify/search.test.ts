@@ -98,8 +98,12 @@ describe('rate search', () => {
     // The generator's ceiling is not repeated: it says nothing about the target.
     expect(steps.filter((s) => s.generatorLimited).every((s) => s.purpose !== 'repeat')).toBe(true);
     expect(stop).toMatch(/the generator limited the fail/);
-    // Even a first step the generator limited searches down.
-    expect(nextStep([step(1000, 5000, false, { generatorLimited: true })], OPTIONS)).toEqual({ rps: 250, purpose: 'down' });
+    // A step the generator limited is re-run once; limited again, even a first step searches down.
+    const limited = step(1000, 5000, false, { generatorLimited: true });
+    expect(nextStep([limited], OPTIONS)).toEqual({ rps: 1000, purpose: 'rerun', rerunOf: 1 });
+    expect(nextStep([limited, { ...limited, rerunOf: 1 }], OPTIONS)).toEqual({ rps: 250, purpose: 'down' });
+    // A re-run the generator kept up with sets the limited step aside: its verdict counts.
+    expect(judgeRates([limited, step(1000, 5000, true, { rerunOf: 1 })])).toEqual([{ rps: 1000, steps: [2], setAside: [1], pass: true, generatorLimited: false }]);
   });
 
   it('judges a rate by all its repeats: a failing repeat of the pass moves the bracket down and the bisection resumes', () => {

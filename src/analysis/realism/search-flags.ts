@@ -38,7 +38,8 @@ function passAboveFail(steps: readonly StepOutcome[], search: SearchSummary): Re
 /** Each failing step whose failure sat in one interval: what its re-run showed. */
 function spoiledSteps(steps: readonly StepOutcome[], search: SearchSummary): RealismFlag[] {
   return steps.flatMap((s, i) => {
-    if (!s.spoiledBy || s.pass || s.rerunOf !== undefined || s.interrupted) return [];
+    // A step the generator limited is re-run for that reason: the generator-bottleneck flag tells it.
+    if (!s.spoiledBy || s.pass || s.generatorLimited || s.rerunOf !== undefined || s.interrupted) return [];
     const n = i + 1;
     const rerun = steps.findIndex((r) => r.rerunOf === n);
     const rate = search.rates.find((r) => r.rps === s.askedRps);

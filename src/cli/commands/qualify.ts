@@ -31,12 +31,14 @@ function stepPurpose(s: StepOutcome): string {
   return s.purpose === 'repeat' ? ' (repeat)' : '';
 }
 
-/** The step's judgement; a failure that sat in one interval says where (the search re-runs it unless it is a re-run). */
+/** The step's judgement; a step the generator limited, or whose failure sat in one interval, says so (the search re-runs it unless it is a re-run). */
 function stepJudged(s: StepOutcome, formatUs: (us: number) => string): string {
   if (s.interrupted) return 'interrupted: not judged';
+  const again = s.rerunOf === undefined ? ': re-running it' : '';
+  if (s.generatorLimited) return `${s.pass ? 'pass' : 'FAIL'}, but the generator limited it${again}`;
   if (s.pass) return 'pass';
   if (!s.spoiledBy) return 'FAIL';
-  return `FAIL, spoiled by one interval at t=${formatUs(s.spoiledBy.tMs * 1000)} (${s.spoiledBy.detail})${s.rerunOf === undefined ? ': re-running it' : ''}`;
+  return `FAIL, spoiled by one interval at t=${formatUs(s.spoiledBy.tMs * 1000)} (${s.spoiledBy.detail})${again}`;
 }
 
 export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
