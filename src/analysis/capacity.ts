@@ -140,16 +140,21 @@ export function countedSteps(steps: readonly StepOutcome[]): StepOutcome[] {
   return judgeRates(steps).flatMap((r) => r.steps.map((n) => steps[n - 1]!));
 }
 
+/**
+ * The last rate before p99 passes KNEE_FACTOR × the lightest rate's. A rate's p99 is the worst of
+ * its counted steps: a repeat at the same rate is not a rate "before" it.
+ */
 export function findKnee(steps: readonly StepOutcome[]): Knee | undefined {
-  const sorted = countedSteps(steps)
-    .filter((s) => s.requests > 0)
-    .sort((a, b) => a.askedRps - b.askedRps);
-  const base = sorted[0]?.latencyUs.p99;
+  const rates = judgeRates(steps)
+    .map((r) => r.steps.map((n) => steps[n - 1]!).filter((s) => s.requests > 0))
+    .filter((at) => at.length > 0)
+    .map((at) => at.reduce((worst, s) => (s.latencyUs.p99 > worst.latencyUs.p99 ? s : worst)));
+  const base = rates[0]?.latencyUs.p99;
   if (base === undefined) return undefined;
-  for (let i = 1; i < sorted.length; i++) {
-    if (sorted[i]!.latencyUs.p99 > KNEE_FACTOR * Math.max(base, 1)) {
-      const before = sorted[i - 1]!;
-      return { rps: before.askedRps, p99Us: before.latencyUs.p99, turnedAtRps: sorted[i]!.askedRps };
+  for (let i = 1; i < rates.length; i++) {
+    if (rates[i]!.latencyUs.p99 > KNEE_FACTOR * Math.max(base, 1)) {
+      const before = rates[i - 1]!;
+      return { rps: before.askedRps, p99Us: before.latencyUs.p99, turnedAtRps: rates[i]!.askedRps };
     }
   }
   return undefined;

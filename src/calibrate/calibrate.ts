@@ -137,7 +137,9 @@ async function runModelStep(profile: Profile, real: RealQualification, step: Rea
  */
 async function qualifyModel(profile: Profile, real: RealQualification, outDir: string, signal: AbortSignal | undefined) {
   const run = real.qualification.steps;
-  const growth = run.length >= 2 && run[1]!.askedRps > run[0]!.askedRps ? run[1]!.askedRps / run[0]!.askedRps : undefined;
+  // The first step that grew from the first rate (a re-run of the first step may come between them; older files name no purpose).
+  const grown = run.find((s) => s.purpose === 'grow') ?? run[1];
+  const growth = grown !== undefined && grown.askedRps > run[0]!.askedRps ? grown.askedRps / run[0]!.askedRps : undefined;
   const q = await qualify(profile, {
     outDir,
     target: 'model',
