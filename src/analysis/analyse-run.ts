@@ -3,6 +3,7 @@ import type { RunResult } from '../recorder/result.ts';
 import type { Plan } from '../schedule/types.ts';
 import { judgeGenerator, type GeneratorJudgement } from './generator.ts';
 import { limitsShown, type LimitShown } from './limits.ts';
+import { judgeTargetSaturation, type TargetSaturation } from './saturation.ts';
 import { realismFlags } from './realism/index.ts';
 import { analyseRecovery, type TimelineAnalysis } from './recovery.ts';
 import type { RealismFlag } from './realism/types.ts';
@@ -25,6 +26,8 @@ export interface RunAnalysis {
   flags: RealismFlag[];
   /** Real targets only: whether the generator limited the run. */
   generator?: GeneratorJudgement;
+  /** Real targets only, with the generator healthy: the target saturated at the test's concurrency (its pool all busy). */
+  saturation?: TargetSaturation;
   interrupted: boolean;
   /** The thresholds behind the flags and the verdict, with their values. */
   limits: LimitShown[];
@@ -43,13 +46,16 @@ export function analyseRun(result: RunResult, profile: Profile, options: { plan?
   const diverged = result.driver.model?.diverged ?? null;
   const verdict = runVerdict(slo, flags, result.interrupted, diverged);
   const timeline = analyseRecovery(result, profile);
+  const generator = result.generator && judgeGenerator(result.generator, profile.generator);
+  const saturation = generator?.saturated === false ? judgeTargetSaturation(result, profile.generator) : undefined;
   return {
     schema: ANALYSIS_SCHEMA,
     verdict,
-    reasons: verdictReasons(verdict, slo, flags, result.interrupted, diverged),
+    reasons: [...verdictReasons(verdict, slo, flags, result.interrupted, diverged), ...(saturation && verdict === 'FAIL' ? [saturation.text] : [])],
     slo,
     flags,
-    ...(result.generator && { generator: judgeGenerator(result.generator, result.driver.transport, profile.generator) }),
+    ...(generator && { generator }),
+    ...(saturation && { saturation }),
     interrupted: result.interrupted,
     limits: limitsShown(result.generator !== undefined, profile.generator, timeline !== undefined),
     ...(timeline && { timeline }),

@@ -166,9 +166,11 @@ export function findLimit(steps: readonly StepOutcome[]): Limit | undefined {
   const generator = sorted.find((s) => s.generatorLimited);
   const target = sorted.find((s) => !s.pass);
   if (generator && (!target || generator.askedRps <= target.askedRps)) {
-    return { by: 'generator', rps: generator.askedRps, detail: `achieved ${Math.round(generator.achievedRps)} of ${generator.askedRps} rps asked` };
+    const detail = generator.generatorReasons?.join('; ') ?? `achieved ${Math.round(generator.achievedRps)} of ${generator.askedRps} rps asked`;
+    return { by: 'generator', rps: generator.askedRps, detail };
   }
   if (!target) return undefined;
-  const detail = target.failedChecks.length > 0 ? target.failedChecks.join('; ') : `p99 ${formatUs(target.latencyUs.p99)}`;
+  const checks = target.failedChecks.length > 0 ? target.failedChecks.join('; ') : `p99 ${formatUs(target.latencyUs.p99)}`;
+  const detail = target.targetSaturation ? `${checks}; ${target.targetSaturation}` : checks;
   return { by: 'target', rps: target.askedRps, detail };
 }

@@ -67,7 +67,7 @@ export function limitsShown(realTarget: boolean, g: GeneratorLimits = GENERATOR_
     {
       name: 'send lateness p99 with connection waits',
       value: set(formatUs(g.connectionWaitLatenessP99), 'connectionWaitLatenessP99', formatUs),
-      meaning: 'above it, waiting for a connection slot limited the generator (INVALID)',
+      meaning: 'above it, with the generator healthy, the target saturated at the test’s concurrency (reported; judged on the SLO)',
     },
   ];
   return [

@@ -19,6 +19,10 @@ export interface StepOutcome {
   errorRate: number;
   /** The generator, not the target, limited this step (saturated, or achieved < asked). */
   generatorLimited: boolean;
+  /** Why the generator limited it, each with its figure (absent when it did not, and in older files). */
+  generatorReasons?: string[];
+  /** The target saturated at the test's concurrency in this step (analysis.saturation's text), with the generator healthy. */
+  targetSaturation?: string;
   /** Measured duration of the step (stretched at low rates to collect enough samples), ms. */
   durationMs: number;
   /** The step's run folder, relative to the qualification folder. */

@@ -205,7 +205,7 @@ class ModelRun implements EventHandler, ModelListener, UserSender {
     this.accountInSystem(now);
     this.started++;
     if (++this.inFlight > this.inFlightPeak) this.inFlightPeak = this.inFlight;
-    this.recorder.sent(now, this.pending.client);
+    this.recorder.sent(this.pending.intendedAtUs, now, this.pending.client);
     this.model.inject(this.pending);
     if (this.users === null) this.pullNext();
   }

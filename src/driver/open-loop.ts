@@ -209,7 +209,7 @@ export class OpenLoopRun {
     const intended = this.intendedAtUs[slot]!;
     const late = nowUs - intended;
     if (intended >= this.warmupUs) this.monitor.sendLateness.recordValue(Math.max(late, 0));
-    this.recorder.sent(nowUs, this.client[slot]!);
+    this.recorder.sent(intended, nowUs, this.client[slot]!);
   }
 
   /** Since when slot's request has waited for its answer: its write, or its intended time while it waits for a connection. */

@@ -63,8 +63,7 @@ export async function mergeRuns(dirs: readonly string[], options: MergeOptions):
       Object.fromEntries(driver.gauges.map((g) => [g.name, g])),
     );
   } finally {
-    hlog.close();
-    intervalLog.close();
+    await Promise.all([hlog.close(), intervalLog.close()]);
   }
   const failure = hlog.failure ?? intervalLog.failure;
   if (failure) throw failure;
@@ -104,7 +103,7 @@ function mergedSegment({ dir, result, segment }: SegmentRun): MergedSegment {
 /** The segments under the summary, each with its own generator's judgement: the one that was the limit is named. */
 function mergedNote(segments: readonly SegmentRun[]): string {
   const lines = segments.map((s) => {
-    const generator = s.result.generator && judgeGenerator(s.result.generator, s.result.driver.transport, s.profile.generator);
+    const generator = s.result.generator && judgeGenerator(s.result.generator, s.profile.generator);
     const limit = generator?.saturated ? `; its generator was the limit: ${generator.reasons.join('; ')}` : '';
     return `- ${s.segment.index}/${s.segment.count}: ${s.dir} (${s.result.requests.sent} sent${s.result.interrupted ? ', interrupted' : ''}${limit})`;
   });

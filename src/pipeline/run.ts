@@ -91,8 +91,10 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   const stopRun = () => stop.abort();
   if (options.signal?.aborted) stop.abort();
   options.signal?.addEventListener('abort', stopRun, { once: true });
-  const hlog = openLatencyLog(dir, stopRun);
-  const intervalLog = openIntervalLog(dir, stopRun);
+  // A real target's logs are written off the sending thread; the model's in step with its virtual clock.
+  const logMode = parseTarget(target).kind === 'model' ? 'sync' : 'async';
+  const hlog = openLatencyLog(dir, stopRun, logMode);
+  const intervalLog = openIntervalLog(dir, stopRun, logMode);
   let result: RunResult;
   try {
     let gauges: GaugeCatalog = {};
@@ -116,12 +118,11 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   } catch (error) {
     // A run that could not start (or whose driver refused the profile's input, e.g. an unreadable
     // TLS file) measured nothing: it leaves no folder (or, in one the caller named, no log).
-    if (error instanceof RunStartError || error instanceof ProfileError) discardUnstartedRun(dir, [hlog, intervalLog], options.outDir === undefined);
+    if (error instanceof RunStartError || error instanceof ProfileError) await discardUnstartedRun(dir, [hlog, intervalLog], options.outDir === undefined);
     throw error;
   } finally {
-    hlog.close();
     options.signal?.removeEventListener('abort', stopRun);
-    intervalLog.close();
+    await Promise.all([hlog.close(), intervalLog.close()]);
   }
   const analysis = analyseRun(result, profile, { plan: schedule.plan });
   const summary = renderSummary(result, analysis);
@@ -168,8 +169,8 @@ function announceTimeline(profile: Profile, target: string, options: RunOptions)
   return steps;
 }
 
-function discardUnstartedRun(dir: string, logs: { close(): void }[], ownFolder: boolean): void {
-  for (const log of logs) log.close();
+async function discardUnstartedRun(dir: string, logs: { close(): Promise<void> }[], ownFolder: boolean): Promise<void> {
+  await Promise.all(logs.map((log) => log.close()));
   if (ownFolder) rmSync(dir, { recursive: true, force: true });
   else for (const name of [RUN_FILES.latencyLog, RUN_FILES.intervals]) rmSync(join(dir, name), { force: true });
 }

@@ -257,9 +257,10 @@ export const GeneratorLimitsSchema = z
     eventLoopLagP99: duration.default(50_000).meta({ description: 'Event-loop lag p99 of a sending thread above this: timers and socket reads ran late (default 50ms).' }),
     cpu: share.default(0.9).meta({ description: 'CPU of a sending thread above this fraction of one core: it had no slack (default 0.9).' }),
     dispatchLatenessP99: duration.default(10_000).meta({ description: 'Pacer lateness p99 (time due → handed to the transport) above this: the schedule slipped (default 10ms).' }),
-    connectionWaitLatenessP99: duration
-      .default(10_000)
-      .meta({ description: 'Requests that waited for a free connection count against the generator once send lateness p99 passes this (default 10ms).' }),
+    connectionWaitLatenessP99: duration.default(10_000).meta({
+      description:
+        'Requests that waited for a free connection with send lateness p99 above this: the target saturated at the test’s concurrency (reported; the run is judged on its SLO, never INVALID for it) (default 10ms).',
+    }),
   })
   .meta({ description: 'Generator-health limits (real targets): past any of them the run is INVALID. Looser than the defaults warns.' });
 

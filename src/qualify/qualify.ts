@@ -65,6 +65,10 @@ export function stepOutcome(result: RunResult, analysis: RunAnalysis, dir: strin
   const failed = result.requests.failed + result.requests.dropped;
   const unproven = analysis.flags.filter((f) => f.id === 'too-few-samples' && f.severity === 'invalid');
   const spoiledBy = unproven.length === 0 && !result.interrupted ? spoiledInterval(result, slo, analysis.slo.checks) : undefined;
+  const generatorReasons = [
+    ...(analysis.generator?.saturated ? analysis.generator.reasons : []),
+    ...(fellShort(result) ? [`achieved ${Math.round(result.rate.achievedRps)} of ${Math.round(result.rate.askedRps)} rps asked`] : []),
+  ];
   return {
     askedRps: result.rate.askedRps,
     achievedRps: result.rate.achievedRps,
@@ -75,7 +79,9 @@ export function stepOutcome(result: RunResult, analysis: RunAnalysis, dir: strin
     requests: completed,
     failed,
     errorRate: completed + result.requests.dropped > 0 ? failed / (completed + result.requests.dropped) : 0,
-    generatorLimited: analysis.generator?.saturated === true || fellShort(result),
+    generatorLimited: generatorReasons.length > 0,
+    ...(generatorReasons.length > 0 && { generatorReasons }),
+    ...(analysis.saturation && { targetSaturation: analysis.saturation.text }),
     durationMs: result.durationMs,
     dir,
     ...(result.interrupted && { interrupted: true }),

@@ -6,7 +6,7 @@ import { decodeFromCompressedBase64, encodeIntoCompressedBase64, newHistogram, t
  *   result.json's `latencyUs`, count for count;
  * - `kind:<name>`: the same, for one request kind (result.json's `byKind`);
  * - `warmup`: requests sent during the warm-up, kept apart so no reader mixes them in by accident.
- * A request is measured by when it was sent (or, never sent, by when it failed), as the totals are.
+ * A request is measured by when it was due (its intended time), as the totals are.
  */
 
 export const WARMUP_TAG = 'warmup';

@@ -28,7 +28,7 @@ const NO_GAUGES: GaugeSource = () => ({});
  * Records every request into fixed-size HDR histograms — overall, per kind, per client, per outcome —
  * and one interval histogram that is written to the interval log and reset each interval. Closed
  * intervals go to the `onInterval` sink and into a bounded digest, never into a growing list, so
- * memory does not grow with the run's length. Requests sent during the warm-up appear in the
+ * memory does not grow with the run's length. Requests due during the warm-up appear in the
  * intervals but not in the totals.
  */
 export class RunRecorder implements Recorder {
@@ -99,10 +99,10 @@ export class RunRecorder implements Recorder {
     this.gaugeSource = source;
   }
 
-  sent(sentAtUs: number, _client: number): void {
+  sent(intendedAtUs: number, sentAtUs: number, _client: number): void {
     this.advanceTo(sentAtUs);
     this.intervalSent++;
-    if (sentAtUs < this.plan.warmupUs) this.warmupSent++;
+    if (intendedAtUs < this.plan.warmupUs) this.warmupSent++;
     else this.sentCount++;
   }
 
@@ -116,8 +116,9 @@ export class RunRecorder implements Recorder {
       this.intervalErrors[reason]!++;
     } else this.intervalOk++;
     if (completedAtUs > this.lastCompletionUs) this.lastCompletionUs = completedAtUs;
-    // A request is measured by when it was sent; one never sent, by when it failed.
-    const measured = (wired ? sentAtUs : completedAtUs) >= this.plan.warmupUs;
+    // A request is measured by when it was due, as its drop or its send is: one due in the warm-up
+    // but sent late, after it, is still the warm-up's (else a slow start inflates the measured count).
+    const measured = intendedAtUs >= this.plan.warmupUs;
     this.intervalHistograms.record(latencyUs, kind, measured);
     // The warm-up's requests are in its intervals only. The branch is compiled before the clock
     // starts, by the driver's priming run (driver/prime.ts), not first taken when the warm-up ends.

@@ -6,8 +6,11 @@
 export interface Recorder {
   /** Registers an error reason ("timeout", "dial_error", …) once at setup; returns its code (> 0). */
   reason(name: string): number;
-  /** The request left the generator (for the model: reached the system). */
-  sent(sentAtUs: number, client: number): void;
+  /**
+   * The request left the generator (for the model: reached the system) at `sentAtUs`; it was due at
+   * `intendedAtUs`, which decides whether it is a warm-up or a measured request.
+   */
+  sent(intendedAtUs: number, sentAtUs: number, client: number): void;
   /**
    * The request finished. `reason` is 0 for success, else a code from `reason()`. Latency is
    * completedAt − intendedAt (open loop: a stalled target cannot hide its stall); service time is

@@ -101,5 +101,10 @@ export function generatorLine(result: RunResult, analysis: RunAnalysis): string 
   const g = result.generator!;
   const judged = analysis.generator;
   const state = judged?.saturated ? `saturated: ${judged.reasons.join('; ')}` : 'not saturated';
-  return `event-loop lag p99 ${g.eventLoopLagMs.p99} ms · CPU ${(g.cpu * 100).toFixed(0)}% of a core · send lateness p99 ${formatUs(g.sendLatenessUs.p99)} · dispatch lateness p99 ${formatUs(g.dispatchLatenessUs.p99)} · ${state}`;
+  const target = analysis.saturation ? `\n\n${capitalise(analysis.saturation.text)}` : '';
+  return `event-loop lag p99 ${g.eventLoopLagMs.p99} ms · CPU ${(g.cpu * 100).toFixed(0)}% of a core · send lateness p99 ${formatUs(g.sendLatenessUs.p99)} · dispatch lateness p99 ${formatUs(g.dispatchLatenessUs.p99)} · ${state}${target}`;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -82,9 +82,12 @@ function mkdirErrorOf(dir: string, error: unknown): unknown {
   return error;
 }
 
+/** How a log is written: `async` on a wall clock (a real target: the sending thread never waits on the disk), `sync` in virtual time (see LogStream). */
+export type LogMode = 'sync' | 'async';
+
 /** The interval log, streamed while the run lasts; `onFailure` when the disk stops taking it (see LogStream). */
-export function openLatencyLog(dir: string, onFailure?: (failure: ArtifactWriteError) => void): LogStream {
-  return new LogStream(join(dir, RUN_FILES.latencyLog), onFailure);
+export function openLatencyLog(dir: string, onFailure?: (failure: ArtifactWriteError) => void, mode: LogMode = 'sync'): LogStream {
+  return new LogStream(join(dir, RUN_FILES.latencyLog), onFailure, mode);
 }
 
 /** The run folder's files on disk now, in RUN_FILES order: what a failed write kept. */
@@ -93,8 +96,8 @@ export function keptRunFiles(dir: string): string[] {
 }
 
 /** Every interval, one JSON line each, streamed while the run lasts. */
-export function openIntervalLog(dir: string, onFailure?: (failure: ArtifactWriteError) => void): LogStream {
-  return new LogStream(join(dir, RUN_FILES.intervals), onFailure);
+export function openIntervalLog(dir: string, onFailure?: (failure: ArtifactWriteError) => void, mode: LogMode = 'sync'): LogStream {
+  return new LogStream(join(dir, RUN_FILES.intervals), onFailure, mode);
 }
 
 /** A run's intervals read back one at a time, so a run of any length reads in bounded memory; none for a folder without the file. */

@@ -89,12 +89,12 @@ describe.runIf(canMount)('a read-only disk (tmpfs remounted ro)', { timeout: 120
 });
 
 describe('the interval log on a device that is always full (/dev/full)', () => {
-  it('stops writing instead of throwing in the hot path, and says why', () => {
+  it('stops writing instead of throwing in the hot path, and says why', async () => {
     const failures: ArtifactWriteError[] = [];
     const log = new LogStream('/dev/full', (f) => failures.push(f));
     log.write('#[StartTime: 0]\n');
     log.write('more\n');
-    log.close();
+    await log.close();
     expect(failures).toHaveLength(1);
     expect(log.failure?.message).toBe('could not write /dev/full: no space left on device (ENOSPC)');
     expect(existsSync('/dev/full')).toBe(true);

@@ -172,7 +172,7 @@ describe('open-loop pacer: the in-flight cap', () => {
     expect(recorder.ok.ok).toBe(sent);
     expect(transport.inFlightHighWater).toBe(Math.min(cap, 10));
     expect(judgeGenerator(report.generator!).reasons.filter((r) => r.includes('dropped at the in-flight cap'))).toEqual(
-      dropped > 0 ? [`${dropped} requests dropped at the in-flight cap (${cap})`] : [],
+      dropped > 0 ? [`${dropped} requests dropped at the in-flight cap (${cap}): the generator could not hold the offered load`] : [],
     );
   });
 });

@@ -42,7 +42,7 @@ describe('merging workers’ recorders', () => {
       const latency = 1 + ((r.seq * 7919) % 190);
       const failed = r.seq % 13 === 0 ? 1 : 0;
       for (const rec of [whole, halves[r.seq % 2]!]) {
-        rec.sent(r.intendedAtUs, r.client);
+        rec.sent(r.intendedAtUs, r.intendedAtUs, r.client);
         rec.complete(r.intendedAtUs, r.intendedAtUs + 5, r.intendedAtUs + latency, r.client, r.kind, failed);
       }
     }

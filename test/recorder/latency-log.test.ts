@@ -17,7 +17,7 @@ describe('latency.hlog read as it streams', () => {
     // 2,500 intervals: more than one batch of lines; each interval gets one completion.
     for (let i = 0; i < 2500; i++) {
       const at = i * 100_000 + 50_000;
-      recorder.sent(at, 0);
+      recorder.sent(at, at, 0);
       recorder.complete(at, at, at + 100 + (i % 50), 0, 0, 0);
       recorded++;
     }

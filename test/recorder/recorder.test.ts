@@ -27,7 +27,7 @@ describe('RunRecorder', () => {
   it('measures latency from the intended send time and service time from the actual send', () => {
     const recorder = new RunRecorder(planWith('0s'));
     // Intended at 0, sent 40ms late (generator stall), answered 10ms after the send.
-    recorder.sent(40_000, 0);
+    recorder.sent(0, 40_000, 0);
     recorder.complete(0, 40_000, 50_000, 0, 0, 0);
     expect(recorder.all.latency.maxValue).toBeGreaterThanOrEqual(49_950);
     expect(recorder.serviceTime.maxValue).toBeLessThanOrEqual(10_010);
@@ -40,7 +40,7 @@ describe('RunRecorder', () => {
     expect(recorder.reason('timeout')).toBe(timeout);
     for (let i = 0; i < 100; i++) {
       const t = i * 10_000;
-      recorder.sent(t, i % 2);
+      recorder.sent(t, t, i % 2);
       recorder.complete(t, t, t + 1000 * (i + 1), i % 2, i < 90 ? 0 : 1, i < 95 ? 0 : timeout);
     }
     expect(recorder.byKind[0]!.ok + recorder.byKind[0]!.failed).toBe(90);
@@ -53,9 +53,9 @@ describe('RunRecorder', () => {
 
   it('keeps warm-up requests out of the totals but in the intervals', () => {
     const recorder = new RunRecorder(planWith('2s'));
-    recorder.sent(1_000_000, 0);
+    recorder.sent(1_000_000, 1_000_000, 0);
     recorder.complete(1_000_000, 1_000_000, 1_005_000, 0, 0, 0);
-    recorder.sent(2_500_000, 0);
+    recorder.sent(2_500_000, 2_500_000, 0);
     recorder.complete(2_500_000, 2_500_000, 2_507_000, 0, 0, 0);
     recorder.flush();
     expect(recorder.warmupSent).toBe(1);
@@ -68,6 +68,25 @@ describe('RunRecorder', () => {
     ]);
   });
 
+  it('classes a request by when it was due: one due in the warm-up and sent or failed after it stays the warm-up’s', () => {
+    const recorder = new RunRecorder(planWith('2s'));
+    // Due at 1.9 s, sent 300 ms late (after the warm-up ended), answered at 2.4 s.
+    recorder.sent(1_900_000, 2_200_000, 0);
+    recorder.complete(1_900_000, 2_200_000, 2_400_000, 0, 0, 0);
+    // Due at 1.95 s, never sent, failed at 2.1 s.
+    recorder.complete(1_950_000, -1, 2_100_000, 0, 0, recorder.reason('timeout'));
+    // Due at 2.05 s (measured), sent late at 2.3 s.
+    recorder.sent(2_050_000, 2_300_000, 0);
+    recorder.complete(2_050_000, 2_300_000, 2_350_000, 0, 0, 0);
+    recorder.flush();
+    expect(recorder.warmupSent).toBe(1);
+    expect(recorder.sentCount).toBe(1);
+    expect(recorder.notSentCount).toBe(0);
+    expect(recorder.all.latency.totalCount).toBe(1);
+    expect(recorder.all.latency.maxValue).toBeGreaterThanOrEqual(299_000);
+    expect(recorder.failed.latency.totalCount).toBe(0);
+  });
+
   it('samples gauges at each interval boundary and writes a readable HdrHistogram log', () => {
     let log = '';
     const recorder = new RunRecorder(planWith('0s'), { intervalUs: 500_000, hlog: (chunk) => (log += chunk), startTimeMs: 1_700_000_000_000 });
@@ -76,7 +95,7 @@ describe('RunRecorder', () => {
     for (let i = 0; i < 20; i++) {
       inFlight = i;
       const t = i * 100_000;
-      recorder.sent(t, 0);
+      recorder.sent(t, t, 0);
       recorder.complete(t, t, t + 2000 + i, 0, 0, 0);
     }
     recorder.flush();

@@ -35,7 +35,7 @@ describe('the last, partial interval (the drain)', () => {
     const closed: IntervalResult[] = [];
     const recorder = new RunRecorder(createSchedule(profileOf('0s')).plan, { onInterval: (i) => closed.push(i) });
     for (let t = 0; t < 1_100_000; t += 10_000) {
-      recorder.sent(t, 0);
+      recorder.sent(t, t, 0);
       recorder.complete(t, t, t + 5_000, 0, 0, 0);
     }
     recorder.flush();

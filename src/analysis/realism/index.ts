@@ -10,6 +10,18 @@ export type { RealismFlag, RealismInput, Severity } from './types.ts';
  * before a run are raised.
  */
 export function realismFlags(input: RealismInput): RealismFlag[] {
+  const asRun = describesWhatRan(input);
   // Array sort is stable: within a severity, flags keep the rules' order.
-  return [...RESULT_RULES, ...PROFILE_RULES].flatMap((rule) => rule(input)).sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  return [...RESULT_RULES, ...PROFILE_RULES].flatMap((rule) => rule(asRun)).sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+}
+
+/**
+ * The flags judge what ran: a run sent elsewhere than the profile's target (`--target`) is judged
+ * as sent there, so a memcached:// run of a profile written for the model is not flagged for the
+ * model topology's retries and pools it never used, and is flagged for its own driver's settings.
+ */
+function describesWhatRan(input: RealismInput): RealismInput {
+  const ran = input.result?.target;
+  if (ran === undefined || ran === input.profile.target) return input;
+  return { ...input, profile: { ...input.profile, target: ran } };
 }

@@ -2,6 +2,7 @@ import { formatUs } from '../format.ts';
 import { parseGaugeKey, specOf } from '../../recorder/gauges.ts';
 import type { RunResult } from '../../recorder/result.ts';
 import { judgeGenerator } from '../generator.ts';
+import { judgeTargetSaturation, testConnectionCount } from '../saturation.ts';
 import { formatCount, formatShare } from '../format.ts';
 import { ACHIEVED_FRACTION, DROPPED_INVALID_SHARE, FAST_ERRORS, HIT_RATIO_TOLERANCE, MIN_TAIL_SAMPLES, STABLE_TAIL_SAMPLES, SUSPICIOUS_HIT_RATIO } from '../limits.ts';
 import { INCIDENT } from './incidents.ts';
@@ -67,7 +68,7 @@ export const generatorBottleneck: FlagRule = ({ profile, result }) => {
   if (!result) return [];
   const reasons: string[] = [];
   let severity: RealismFlag['severity'] = 'warn';
-  const judged = result.generator ? judgeGenerator(result.generator, result.driver.transport, profile.generator) : undefined;
+  const judged = result.generator ? judgeGenerator(result.generator, profile.generator) : undefined;
   if (judged?.saturated) {
     severity = 'invalid';
     reasons.push(...judged.reasons);
@@ -216,7 +217,33 @@ export function fellShort(result: RunResult): boolean {
   return issued < ACHIEVED_FRACTION * expected && expected - issued > 4 * Math.sqrt(expected);
 }
 
-export const RESULT_RULES: FlagRule[] = [protocolErrors, coordinatedOmission, generatorBottleneck, tooFewSamples, hitRatio, fastErrors];
+/**
+ * The target saturated at the test's concurrency while production calls it through a larger pool:
+ * the wait was the test's, and production would put more concurrency on the target. A realism
+ * question, never a generator verdict; raised only when production's figures are declared.
+ */
+export const poolSmallerThanProduction: FlagRule = ({ profile, result }) => {
+  const perClient = profile.production?.connectionsPerClient;
+  const clients = profile.production?.clientInstances;
+  if (!result || perClient === undefined || clients === undefined) return [];
+  const judged = result.generator ? judgeGenerator(result.generator, profile.generator) : undefined;
+  const saturation = judged?.saturated === false ? judgeTargetSaturation(result, profile.generator) : undefined;
+  const test = testConnectionCount(result.driver.transport);
+  const production = perClient * clients;
+  if (!saturation || test === undefined || test >= production) return [];
+  return [
+    flag(
+      'pool-smaller-than-production',
+      'warn',
+      "the test's connection pool is smaller than production's",
+      `${formatCount(test)} connection(s) all busy (${formatCount(saturation.waitedForConnection)} requests waited) vs ${perClient} per client × ${formatCount(clients)} client instances = ${formatCount(production)} in production`,
+      INCIDENT.twitter2018b,
+      "raise http.connections (or --workers, hosts) toward production's pool, or state in production: why the target's concurrency is capped at the test's",
+    ),
+  ];
+};
+
+export const RESULT_RULES: FlagRule[] = [protocolErrors, coordinatedOmission, generatorBottleneck, poolSmallerThanProduction, tooFewSamples, hitRatio, fastErrors];
 
 function sliceCount(
   rule: { kind?: string | undefined; client?: string | undefined },

@@ -345,3 +345,31 @@ describe('coordinated omission, judged on mean lateness', () => {
     expect(flagged({ profile: quietProfile, result }, 'coordinated-omission')?.severity).toBe('warn');
   });
 });
+
+describe('flags describe what ran', () => {
+  // A profile written for the model (its topology has immediate retries and a 16-connection pool), sent to memcached with --target.
+  const modelProfile = profileWith({
+    topologyChanges: {
+      clientGroups: {
+        ...REALISTIC_GROUPS,
+        'api-to-cache': { ...REALISTIC_GROUPS['api-to-cache'], pool: { maxOpen: 16, maxIdle: 16 }, retries: { count: 2, backoff: { base: '0s' } } },
+      },
+    },
+    productionChanges: { connectionsPerClient: 2 },
+  });
+  const sentTo = (target: string) => resultWith({ target, generator: HEALTHY_GENERATOR });
+
+  it('raises no model-topology flag on a run that did not use the topology', () => {
+    const onModel = realismFlags({ profile: modelProfile, result: sentTo('model') });
+    expect(onModel.map((f) => f.id)).toEqual(expect.arrayContaining(['retries-timeouts', 'connections-per-client']));
+    expect(onModel.find((f) => f.id === 'connections-per-client')!.evidence).toMatch(/^16 per client/);
+    const onMemcached = realismFlags({ profile: modelProfile, result: sentTo('memcached://127.0.0.1:11211') });
+    expect(onMemcached.map((f) => f.id)).not.toContain('retries-timeouts');
+    expect(onMemcached.find((f) => f.id === 'loopback')!.severity).toBe('warn');
+  });
+
+  it('judges the pool of the driver that ran against production', () => {
+    const flags = realismFlags({ profile: { ...modelProfile, memcached: { ...modelProfile.memcached, connectionsPerShard: 8 } }, result: sentTo('memcached://127.0.0.1:11211') });
+    expect(flags.find((f) => f.id === 'connections-per-client')!.evidence).toBe('8 per client and server vs 2 in production');
+  });
+});

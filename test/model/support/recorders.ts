@@ -36,7 +36,7 @@ export class TestRecorder implements Recorder {
     return this.reasons.length - 1;
   }
 
-  sent(sentAtUs: number): void {
+  sent(_intendedAtUs: number, sentAtUs: number): void {
     this.checkTime(sentAtUs);
     this.sentCount++;
   }
