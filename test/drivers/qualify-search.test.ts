@@ -35,6 +35,12 @@ async function qualifyCli(profile: string, target: string, out: string, args: st
   return { run, q, markdown: readFileSync(join(out, 'report.md'), 'utf8'), junit: readFileSync(join(out, 'junit.xml'), 'utf8') };
 }
 
+/** The steps in one line, for a failure message: rate, why, verdict, and the generator's reasons when it limited one. */
+function describeSteps(q: Qualification): string {
+  const generator = (s: Qualification['steps'][number]) => (s.generatorLimited ? ` (generator: ${s.generatorReasons?.join('; ') ?? 'limited'})` : '');
+  return q.steps.map((s) => `${s.askedRps} ${s.purpose}${s.rerunOf ? ` of ${s.rerunOf}` : ''}: ${s.pass ? 'pass' : 'FAIL'}${generator(s)}`).join(', ');
+}
+
 /** JUnit test cases by name, read back with an XML parser. */
 function junitCases(xml: string): Map<string, { 'system-out'?: string; failure?: unknown }> {
   const parsed = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testcase' }).parse(xml);
@@ -74,10 +80,7 @@ describe('qualify bisects a hard rate limit and repeats what decides it (real HT
     const profile = profileFile('bucket', BUCKET_PROFILE);
     for (const name of ['first', 'second']) {
       const { q, markdown, junit } = await qualifyCli(profile, target.url, join(scratch, `bucket-${name}`), [...STEPS, '--start', '700', '--max-steps', '14']);
-      expect(
-        Math.abs(q.capacityRps / BUCKET.rps - 1),
-        `capacity ${q.capacityRps} rps, steps ${q.steps.map((s) => `${s.askedRps}:${s.pass ? 'pass' : 'FAIL'}`).join(' ')}`,
-      ).toBeLessThanOrEqual(0.05);
+      expect(Math.abs(q.capacityRps / BUCKET.rps - 1), `capacity ${q.capacityRps} rps: ${describeSteps(q)}`).toBeLessThanOrEqual(0.05);
       const { bracket, rates } = q.search!;
       expect(bracket.passRps).toBe(q.capacityRps);
       // The bracket's two rates ran --repeats (2) times each, the capacity passing both; a fail the
@@ -101,9 +104,7 @@ describe('qualify bisects a hard rate limit and repeats what decides it (real HT
     const target = await startTokenBucketTarget(BUCKET);
     running.push(target);
     const { q, run } = await qualifyCli(profileFile('bucket-down', BUCKET_PROFILE), target.url, join(scratch, 'bucket-down'), [...STEPS, '--start', '3000', '--max-steps', '14']);
-    const steps = q.steps
-      .map((s) => `${s.askedRps} ${s.purpose}${s.rerunOf ? ` of ${s.rerunOf}` : ''}: ${s.pass ? 'pass' : 'FAIL'}${s.generatorLimited ? ' (generator)' : ''}`)
-      .join(', ');
+    const steps = describeSteps(q);
     expect(q.steps[0], steps).toMatchObject({ askedRps: 3000, purpose: 'start', pass: false });
     // Down by growth² (1.5² = 2.25) from the lowest failure: 3,000 / 2.25 = 1,330 (after a re-run of the first step, if the generator limited it).
     expect(
@@ -189,7 +190,7 @@ production: { peakRps: 1500 }
       const after = await memcachedUsage(server.port);
       const cpuPerRequestS = (after.cpuS - before.cpuS) / ((after.keysGot - before.keysGot) / BATCH);
       const truthRps = SHARE / cpuPerRequestS;
-      const steps = q.steps.map((s) => `${s.askedRps}:${s.pass ? 'pass' : 'FAIL'}${s.generatorLimited ? '(generator)' : ''}`).join(' ');
+      const steps = describeSteps(q);
       const found = `capacity ${q.capacityRps} rps vs truth ${Math.round(truthRps)} rps (${Math.round(cpuPerRequestS * 1e6)} µs a request): ${steps}`;
       expect(q.limit?.by, found).toBe('target');
       expect(Math.abs(q.capacityRps / truthRps - 1), found).toBeLessThanOrEqual(0.25);
