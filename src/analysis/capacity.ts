@@ -50,7 +50,7 @@ function judgeRate(rps: number, numbers: number[], steps: readonly StepOutcome[]
 }
 
 /** A step whose verdict one re-run may overturn: the generator limited it, or its failure sat in one interval. */
-export function needsRerun(s: StepOutcome): boolean {
+function needsRerun(s: StepOutcome): boolean {
   return s.rerunOf === undefined && (s.generatorLimited || (s.spoiledBy !== undefined && !s.pass));
 }
 

@@ -28,8 +28,8 @@ export interface QualifyOptions extends StepShape, Partial<SearchOptions> {
   target?: string | undefined;
   intervalUs?: number | undefined;
   signal?: AbortSignal;
-  /** Called after each step (progress output). */
-  onStep?: (step: StepOutcome, index: number) => void;
+  /** Called after each step (progress output), with the search's next move (a re-run of this step, another rate, or why it stops). */
+  onStep?: (step: StepOutcome, index: number, next: SearchMove) => void;
   /** Called once per closed interval within a step (live progress, metrics). */
   onInterval?: RunOptions['onInterval'];
   driver?: RunOptions['driver'];
@@ -105,7 +105,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
   mkdirSync(options.outDir, { recursive: true });
   let move: SearchMove = nextStep(steps, search);
   let stoppedByLimits: string | undefined;
-  for (; 'rps' in move && !options.signal?.aborted; move = nextStep(steps, search)) {
+  while ('rps' in move && !options.signal?.aborted) {
     const rate = move.rps;
     const again = move.purpose === 'repeat' || move.purpose === 'rerun' ? `-${move.purpose}` : '';
     const dir = join('steps', `${String(steps.length + 1).padStart(2, '0')}-${rate}rps${again}`);
@@ -132,7 +132,8 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
     };
     steps.push(outcome);
     results.push(result);
-    options.onStep?.(outcome, steps.length - 1);
+    move = nextStep(steps, search);
+    options.onStep?.(outcome, steps.length - 1, move);
   }
   // Stopped by a signal with steps still to run, or with a step cut short: only the complete steps are judged.
   const interrupted = ('rps' in move && stoppedByLimits === undefined) || steps.some((s) => s.interrupted);

@@ -31,10 +31,10 @@ function stepPurpose(s: StepOutcome): string {
   return s.purpose === 'repeat' ? ' (repeat)' : '';
 }
 
-/** The step's judgement; a step the generator limited, or whose failure sat in one interval, says so (the search re-runs it unless it is a re-run). */
-function stepJudged(s: StepOutcome, formatUs: (us: number) => string): string {
+/** The step's judgement; a step the generator limited, or whose failure sat in one interval, says so, and whether the search re-runs it next. */
+function stepJudged(s: StepOutcome, rerunNext: boolean, formatUs: (us: number) => string): string {
   if (s.interrupted) return 'interrupted: not judged';
-  const again = s.rerunOf === undefined ? ': re-running it' : '';
+  const again = rerunNext ? ': re-running it' : '';
   if (s.generatorLimited) return `${s.pass ? 'pass' : 'FAIL'}, but the generator limited it${again}`;
   if (s.pass) return 'pass';
   if (!s.spoiledBy) return 'FAIL';
@@ -100,11 +100,11 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
         signal,
         force: args.force,
         env: process.env,
-        onStep: (s, i) => {
+        onStep: (s, i, next) => {
           stepsDone = i + 1;
           if (args.quiet) return;
           live.progress.line(
-            `step ${i + 1}: ${s.askedRps} rps${stepPurpose(s)} → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${stepJudged(s, formatUs)}`,
+            `step ${i + 1}: ${s.askedRps} rps${stepPurpose(s)} → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${stepJudged(s, 'rerunOf' in next && next.rerunOf === i + 1, formatUs)}`,
           );
         },
         onInterval: live.observer(() => `step ${stepsDone + 1}`),
