@@ -22,7 +22,8 @@ import { catchInterruptions } from './signals.ts';
 import { redactTerminal } from './terminal-redaction.ts';
 
 /** Every command, for the messages about a command line that names none or a wrong one. */
-const COMMANDS: readonly { command: string }[] = [run, validate, lint, qualify, calibrate, sweep, merge, k8s, report, compare, history, serve, schema, exportCommand];
+const COMMANDS_WITH_BUILDERS = [run, validate, lint, qualify, calibrate, sweep, merge, k8s, report, compare, history, serve, schema, exportCommand] as const;
+const COMMANDS: readonly { command: string }[] = COMMANDS_WITH_BUILDERS;
 
 /** Parses argv, runs one command, returns the exit code. Errors become codes in one place: errors.ts. */
 export async function main(argv: string[]): Promise<number> {
@@ -46,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
     .command(adapt(exportCommand, setExit, argv))
     .completion('completion', 'print a bash/zsh completion script (stampede completion >> ~/.bashrc)')
     // Options from STAMPEDE_* variables (STAMPEDE_TARGET, STAMPEDE_MAX_STEPS, …): the command line wins over them, and
-    // they over the profile. Strict mode applies to them too: one naming no option of the command is rejected (exit 2).
+    // they over the profile. Each command takes the ones naming its options and sets the others aside (adapt).
     .env('STAMPEDE')
     .option('debug', { type: 'boolean', describe: 'print the stack of an internal error (also STAMPEDE_DEBUG=1)' })
     .strict()
@@ -57,9 +58,10 @@ export async function main(argv: string[]): Promise<number> {
     .exitProcess(false)
     // Thrown, not printed: a failed parse (an unknown option, a missing argument) must stop before the handler runs.
     .fail((message, error) => {
-      throw error ?? new CommandLineError(withEnvironmentHint(describeParseFailure(message, argv, COMMANDS), message));
+      throw error ?? new CommandLineError(describeParseFailure(message, argv, COMMANDS));
     });
   const restoreTerminal = redactTerminal();
+  for (const name of variablesNoCommandTakes(process.env)) process.stderr.write(`stampede: ${name} names no option of any command: ignored (a typo?)\n`);
   try {
     await cli.parseAsync();
   } catch (error) {
@@ -83,7 +85,9 @@ function adapt<A>(command: StampedeCommand<A>, setExit: (code: number) => void, 
         .epilogue(EPILOGUE);
       // yargs keeps the declared options at run time (getOptions), though its types do not say so.
       declared = (built as unknown as { getOptions(): DeclaredOptions }).getOptions();
-      return built;
+      const taken = new Set([...Object.keys((declared as unknown as { key: object }).key), ...positionals]);
+      // Before strict validation: a job-wide STAMPEDE_JUNIT is compare's or run's, not history's error.
+      return built.middleware((args) => setAsideForeignVariables(args, taken, argv), true);
     },
     handler: async (args) => {
       const options = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([key]) => !positionals.has(key)));
@@ -105,23 +109,43 @@ const EPILOGUE = [
   'Options also come from STAMPEDE_* variables (--max-steps from STAMPEDE_MAX_STEPS): the command line wins over them, they over the profile.',
 ].join('\n\n');
 
+/** Global options every command takes. */
+const GLOBAL_OPTIONS = ['debug', 'help', 'version'];
+
 /**
- * yargs names an unknown option without saying where it came from: when a STAMPEDE_* variable
- * supplied it, say so, or the user hunts for a flag they never typed.
+ * A STAMPEDE_* variable names option `foo-bar` / `fooBar` as STAMPEDE_FOO_BAR. Variables naming no
+ * option of this command are taken out of its arguments (yargs put them there from the environment),
+ * unless the same word is on the command line, where strict mode should still see it.
  */
-/** `described`, plus the STAMPEDE_* variables behind yargs' `message` when an unknown option came from the environment. */
-function withEnvironmentHint(described: string, message: string): string {
-  const unknown = /^Unknown arguments?: (.+)$/.exec(message)?.[1]?.split(', ') ?? [];
-  const fromEnv = unknown
-    .map(
-      (name) =>
-        `STAMPEDE_${name
-          .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-          .replace(/-/g, '_')
-          .toUpperCase()}`,
-    )
-    .filter((v) => v in process.env);
-  return fromEnv.length === 0 ? described : `${described} (from the environment: ${fromEnv.join(', ')} names no option of this command)`;
+function setAsideForeignVariables(args: Record<string, unknown>, taken: ReadonlySet<string>, argv: readonly string[]): void {
+  for (const name of Object.keys(process.env)) {
+    const option = optionOfVariable(name);
+    if (option === undefined || taken.has(option.kebab) || taken.has(option.camel) || GLOBAL_OPTIONS.includes(option.kebab)) continue;
+    if (argv.some((word) => word === `--${option.kebab}` || word.startsWith(`--${option.kebab}=`))) continue;
+    delete args[option.kebab];
+    delete args[option.camel];
+  }
+}
+
+/** The STAMPEDE_* variables in `env` that name no option of any command: likely typos, each worth one warning line. */
+export function variablesNoCommandTakes(env: NodeJS.ProcessEnv): string[] {
+  const named = Object.keys(env).filter((name) => optionOfVariable(name) !== undefined);
+  if (named.length === 0) return [];
+  const taken = new Set(GLOBAL_OPTIONS);
+  for (const command of COMMANDS_WITH_BUILDERS) {
+    const built = command.builder(yargs([])) as unknown as { getOptions(): { key: object } };
+    for (const key of Object.keys(built.getOptions().key)) taken.add(key);
+  }
+  return named.filter((name) => {
+    const option = optionOfVariable(name);
+    return option !== undefined && !taken.has(option.kebab) && !taken.has(option.camel);
+  });
+}
+
+function optionOfVariable(name: string): { kebab: string; camel: string } | undefined {
+  if (!name.startsWith('STAMPEDE_') || name.length === 'STAMPEDE_'.length) return undefined;
+  const words = name.slice('STAMPEDE_'.length).toLowerCase().split('_');
+  return { kebab: words.join('-'), camel: words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('') };
 }
 
 /** The version in package.json, two folders up from both src/cli/ and dist/cli/. */

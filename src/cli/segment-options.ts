@@ -11,6 +11,9 @@ export const JOB_INDEX_VARIABLE = 'JOB_COMPLETION_INDEX';
 /** A start this far in the past still starts (at once, catching up); more means the hosts cannot share it. */
 export const START_AT_TOLERANCE_MS = 5_000;
 
+/** The furthest ahead a shared start may be: hosts started a day early are a typo (a year, a zone), not a plan. */
+export const START_AT_HORIZON_MS = 24 * 3600_000;
+
 /**
  * `--segment i/N`: segment i (0-based) of N. `index/N` takes i from JOB_COMPLETION_INDEX, as a
  * pod of a Kubernetes Indexed Job has it (`stampede k8s` writes that).
@@ -33,7 +36,8 @@ export function segmentOption(text: string, env: Readonly<Record<string, string 
 
 /**
  * `--start-at 2026-01-01T12:00:00Z`: epoch ms. A time zone is required (an instant shared by hosts
- * in different zones); a time more than START_AT_TOLERANCE_MS past cannot be shared any more.
+ * in different zones); a time more than START_AT_TOLERANCE_MS past cannot be shared any more, and
+ * one more than START_AT_HORIZON_MS ahead is refused.
  */
 export function startAtOption(text: string, nowMs: number): number {
   const hasZone = /(Z|[+-]\d\d:?\d\d)$/i.test(text.trim());
@@ -46,6 +50,13 @@ export function startAtOption(text: string, nowMs: number): number {
     );
   if (ms < nowMs - START_AT_TOLERANCE_MS) {
     throw optionError('--start-at', `${text} is ${((nowMs - ms) / 1000).toFixed(1)} s in the past`, 'every segment must be started before the shared start: give a later time');
+  }
+  if (ms > nowMs + START_AT_HORIZON_MS) {
+    throw optionError(
+      '--start-at',
+      `${text} is ${((ms - nowMs) / 3600_000).toFixed(1)} h ahead, more than 24 h`,
+      'start the hosts less than a day before the shared start (check the year and the zone)',
+    );
   }
   return ms;
 }

@@ -67,7 +67,8 @@ function parseMemcached(text: string, list: string): TargetSpec {
   const servers = list.split(',').map((part) => {
     const match = /^([^:\s/,[\]]+|\[[^\]\s]+\]):(\d+)$/.exec(part.trim());
     if (!match) throw new TargetError(text, `expected host:port, got "${part}"`);
-    return { host: match[1]!.replace(/^\[|\]$/g, ''), port: portOf(text, match[2]!) };
+    // Canonical, as the guard judges it: the host it approved is the host dialled (127.0.0.1. is 127.0.0.1, not a DNS name).
+    return { host: canonicalHost(match[1]!), port: portOf(text, match[2]!) };
   });
   return { kind: 'memcached', text, servers };
 }

@@ -32,5 +32,8 @@ describe('--start-at', () => {
     expect(() => startAtOption('2026-03-01T12:01:00', now)).toThrow(/expected an ISO 8601 UTC time/);
     expect(() => startAtOption('tomorrow', now)).toThrow(/expected an ISO 8601 UTC time/);
     expect(() => startAtOption('2026-03-01T11:59:00Z', now)).toThrow(/60\.0 s in the past/);
+    expect(startAtOption('2026-03-02T11:59:00Z', now)).toBe(now + 24 * 3600_000 - 60_000);
+    expect(() => startAtOption('2026-03-02T12:01:00Z', now)).toThrow(/24\.0 h ahead, more than 24 h/);
+    expect(() => startAtOption('9999-12-31T00:00:00Z', now)).toThrow(/h ahead, more than 24 h/);
   });
 });

@@ -102,6 +102,19 @@ describe('loopback hosts and paths on the target', () => {
     },
   );
 
+  it.each([
+    ['memcached://127.0.0.1.:11211', '127.0.0.1'],
+    ['memcached://0x7f.1:11211', '127.0.0.1'],
+    ['memcached://LOCALHOST:11211', 'localhost'],
+    ['memcached://[::1]:11211', '::1'],
+    ['http://127.0.0.1.:8080', '127.0.0.1'],
+    ['https://2130706433:8443', '127.0.0.1'],
+  ])('%s dials the canonical host the guard approved (%s), never a name to resolve', (target, host) => {
+    const [dialled] = targetHosts(parseTarget(target));
+    expect(dialled).toBe(host);
+    expect(isLoopbackHost(dialled!)).toBe(true);
+  });
+
   it('lists every host a target sends to', () => {
     expect(targetHosts(parseTarget('model'))).toEqual([]);
     expect(targetHosts(parseTarget('http://[::1]:8080'))).toEqual(['::1']);

@@ -12,8 +12,11 @@ export interface RunningExec {
 
 /**
  * Runs argv as given (never through a shell unless argv is the user's own `/bin/sh -c <command>`),
- * with stdin closed, killed with SIGKILL past `timeoutMs`. Never rejects: a command that cannot
- * start is an outcome with its error.
+ * with stdin closed, in a process group of its own, killed — the whole group — with SIGKILL past
+ * `timeoutMs` or when the run ends (a command that exits in time may leave a server it started
+ * running: that is what a failover rehearsal's "restart it" asks for). Killing only the direct child left its children (`sh -c 'sleep
+ * 1000; …'`) running past the run, holding the output pipe the outcome waits for. Never rejects: a
+ * command that cannot start is an outcome with its error.
  */
 export function startExec(argv: readonly string[], timeoutMs: number, nowMs: () => number): RunningExec {
   const started = nowMs();
@@ -22,13 +25,21 @@ export function startExec(argv: readonly string[], timeoutMs: number, nowMs: () 
     tail = Buffer.concat([tail, chunk]);
     if (tail.length > EXEC_OUTPUT_TAIL_BYTES) tail = tail.subarray(tail.length - EXEC_OUTPUT_TAIL_BYTES);
   };
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], shell: false, detached: true });
+  const killGroup = () => {
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // The group is gone already (every process in it exited).
+    }
+  };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    child.kill('SIGKILL');
+    killGroup();
   }, timeoutMs);
   const done = new Promise<ExecOutcome>((resolve) => {
     let error: string | undefined;
@@ -47,5 +58,5 @@ export function startExec(argv: readonly string[], timeoutMs: number, nowMs: () 
       });
     });
   });
-  return { done, kill: () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL') };
+  return { done, kill: killGroup };
 }
