@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { kill as killProcess } from 'node:process';
 import type { ExecOutcome } from '../../recorder/driver-report.ts';
 
 /** Most bytes of a command's output kept in result.json: its last lines, where a failure says why. */
@@ -29,7 +30,7 @@ export function startExec(argv: readonly string[], timeoutMs: number, nowMs: () 
   const killGroup = () => {
     if (child.pid === undefined) return;
     try {
-      process.kill(-child.pid, 'SIGKILL');
+      killProcess(-child.pid, 'SIGKILL');
     } catch {
       // The group is gone already (every process in it exited).
     }
