@@ -26,7 +26,7 @@ export function qualificationVerdict(
   if (interruption) reasons.push(interruptionReason(interruption));
   reasons.push(...invalid.map((f) => `${f.title} (${f.evidence})`));
   const { capacityRps, expectedPeakRps, failover } = analysis;
-  const capacity = capacityRps > 0 ? `capacity ${rps(capacityRps)}` : 'no step held the SLO';
+  const capacity = capacityRps > 0 ? `capacity ${rps(capacityRps)}${spreadText(analysis)}` : 'no step held the SLO';
   reasons.push(`${capacity} vs expected peak ${rps(expectedPeakRps)}: headroom ${pct(analysis.headroom)}`);
   if (failover) {
     reasons.push(`failover (N+1, ${failover.dataCentres} DCs): needs ${rps(failover.demandRps)}, headroom ${pct(failover.headroom)}: ${failover.pass ? 'PASS' : 'FAIL'}`);
@@ -37,6 +37,12 @@ export function qualificationVerdict(
   if (interruption || invalid.length > 0) return { verdict: 'INVALID', reasons };
   const holds = failover ? failover.pass : capacityRps >= expectedPeakRps && capacityRps > 0;
   return { verdict: holds ? 'PASS' : 'FAIL', reasons };
+}
+
+/** The capacity's spread over the repeats, when more than one series was run: " (2 repeats: 2960–3110 rps, spread 5%)". */
+function spreadText({ spread }: CapacityAnalysis): string {
+  if (!spread || spread.series < 2) return '';
+  return ` (${spread.series} repeats: ${Math.round(spread.lowRps)}–${rps(spread.highRps)}, spread ${Math.round(spread.share * 100)}%)`;
 }
 
 function interruptionReason({ completeSteps, cutStepRps }: QualificationInterruption): string {

@@ -133,11 +133,13 @@ async function runModelStep(profile: Profile, real: RealQualification, step: Rea
 
 /**
  * qualify on the model with the service's search: its first rate, its growth (the ratio of its
- * first two steps), its number of steps and its step shape. Writes the qualification's reports.
+ * first two steps), its number of steps, its repeats and its step shape. Writes the qualification's reports.
  */
 async function qualifyModel(profile: Profile, real: RealQualification, outDir: string, signal: AbortSignal | undefined) {
   const run = real.qualification.steps;
-  const growth = run.length >= 2 && run[1]!.askedRps > run[0]!.askedRps ? run[1]!.askedRps / run[0]!.askedRps : undefined;
+  // The first step that grew from the first rate (a re-run of the first step may come between them; older files name no purpose).
+  const grown = run.find((s) => s.purpose === 'grow') ?? run[1];
+  const growth = grown !== undefined && grown.askedRps > run[0]!.askedRps ? grown.askedRps / run[0]!.askedRps : undefined;
   const q = await qualify(profile, {
     outDir,
     target: 'model',
@@ -146,6 +148,8 @@ async function qualifyModel(profile: Profile, real: RealQualification, outDir: s
     startRps: run[0]!.askedRps,
     ...(growth !== undefined && { growth }),
     maxSteps: run.length,
+    // Qualifications from before repeats ran each rate once.
+    repeats: real.qualification.search?.repeats ?? 1,
     ...(signal && { signal }),
   });
   if (q.interrupted) return undefined;

@@ -1,23 +1,25 @@
 import { join } from 'node:path';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
-import { analyseCapacity, completeSteps } from '../analysis/capacity.ts';
+import { analyseCapacity, bracketOf, completeSteps, judgeRates } from '../analysis/capacity.ts';
 import { checkPlan, planFigures, planRefusals } from '../analysis/plan-check.ts';
 import type { PlanFigures } from '../analysis/plan-refused.ts';
 import { STABLE_TAIL_SAMPLES } from '../analysis/limits.ts';
-import { QUALIFICATION_SCHEMA, type Qualification, type StepOutcome } from '../analysis/qualification.ts';
+import { QUALIFICATION_SCHEMA, type CapacityAnalysis, type Qualification, type SearchSummary, type StepOutcome } from '../analysis/qualification.ts';
 import { qualificationVerdict } from '../analysis/qualification-verdict.ts';
 import { runProfile, type RunOptions } from '../pipeline/run.ts';
 import { createRunDir, writeJson } from '../run-folder/index.ts';
 import type { Profile } from '../profile/types.ts';
 import { requireTopologyFor } from '../profile/topology-required.ts';
 import { realismFlags } from '../analysis/realism/index.ts';
+import { searchFlags } from '../analysis/realism/search-flags.ts';
+import { spoiledInterval } from '../analysis/spoiled-interval.ts';
 import { fellShort, RESULT_RULES } from '../analysis/realism/result-flags.ts';
 import { SEVERITY_ORDER, type RealismFlag } from '../analysis/realism/types.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { decodeFromCompressedBase64, type Histogram } from '../recorder/histograms.ts';
 import { quantileWithInterval } from '../analysis/quantile-ci.ts';
 import { createSchedule } from '../schedule/index.ts';
-import { nextRate, type SearchOptions } from './search.ts';
+import { nextStep, type SearchMove, type SearchOptions } from './search.ts';
 import { profilePeakRps, stepProfile, type StepShape } from './step-profile.ts';
 
 export interface QualifyOptions extends StepShape, Partial<SearchOptions> {
@@ -25,8 +27,8 @@ export interface QualifyOptions extends StepShape, Partial<SearchOptions> {
   target?: string | undefined;
   intervalUs?: number | undefined;
   signal?: AbortSignal;
-  /** Called after each step (progress output). */
-  onStep?: (step: StepOutcome, index: number) => void;
+  /** Called after each step (progress output), with the search's next move (a re-run of this step, another rate, or why it stops). */
+  onStep?: (step: StepOutcome, index: number, next: SearchMove) => void;
   /** Called once per closed interval within a step (live progress, metrics). */
   onInterval?: RunOptions['onInterval'];
   driver?: RunOptions['driver'];
@@ -39,26 +41,29 @@ export interface QualifyOptions extends StepShape, Partial<SearchOptions> {
 /** A step is stretched up to this many times its duration to collect enough samples. */
 export const MAX_STEP_STRETCH = 30;
 
-/** The search defaults: start at half the expected peak, ×1.5 per step, bisect to 5%. */
+/** The search defaults: start at half the expected peak, ×1.5 per step, bisect to 5%, run each deciding rate twice. */
 export function searchOptions(expectedPeakRps: number, given: Partial<SearchOptions>): SearchOptions {
   return {
     startRps: given.startRps ?? expectedPeakRps / 2,
     growth: given.growth ?? 1.5,
     resolution: given.resolution ?? 0.05,
-    maxSteps: given.maxSteps ?? 12,
+    // Room for the bracket's repeats and a re-run or two on top of growing and bisecting.
+    maxSteps: given.maxSteps ?? 16,
     minRps: given.minRps ?? Math.max(expectedPeakRps / 256, 0.01),
+    repeats: given.repeats ?? 2,
   };
 }
 
 /**
  * A step passes when every SLO check held on enough evidence: a percentile read from a handful of
  * samples beyond it (an `invalid` too-few-samples flag) is not a pass, or slow rare requests would
- * "pass" at low rates by luck.
+ * "pass" at low rates by luck. A failing step whose failure sits in one interval says so (`spoiledBy`).
  */
-export function stepOutcome(result: RunResult, analysis: RunAnalysis, dir: string): StepOutcome {
+export function stepOutcome(result: RunResult, analysis: RunAnalysis, dir: string, slo: Profile['slo']): StepOutcome {
   const completed = result.requests.ok + result.requests.failed;
   const failed = result.requests.failed + result.requests.dropped;
   const unproven = analysis.flags.filter((f) => f.id === 'too-few-samples' && f.severity === 'invalid');
+  const spoiledBy = unproven.length === 0 && !result.interrupted ? spoiledInterval(result, slo, analysis.slo.checks) : undefined;
   const generatorReasons = [
     ...(analysis.generator?.saturated ? analysis.generator.reasons : []),
     ...(fellShort(result) ? [`achieved ${Math.round(result.rate.achievedRps)} of ${Math.round(result.rate.askedRps)} rps asked`] : []),
@@ -79,6 +84,7 @@ export function stepOutcome(result: RunResult, analysis: RunAnalysis, dir: strin
     durationMs: result.durationMs,
     dir,
     ...(result.interrupted && { interrupted: true }),
+    ...(spoiledBy && { spoiledBy }),
   };
 }
 
@@ -96,10 +102,12 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
   const steps: StepOutcome[] = [];
   const results: RunResult[] = [];
   createRunDir(options.outDir);
-  let rate = nextRate(steps, search);
+  let move: SearchMove = nextStep(steps, search);
   let stoppedByLimits: string | undefined;
-  for (; rate !== undefined && !options.signal?.aborted; rate = nextRate(steps, search)) {
-    const dir = join('steps', `${String(steps.length + 1).padStart(2, '0')}-${rate}rps`);
+  while ('rps' in move && !options.signal?.aborted) {
+    const rate = move.rps;
+    const again = move.purpose === 'repeat' || move.purpose === 'rerun' ? `-${move.purpose}` : '';
+    const dir = join('steps', `${String(steps.length + 1).padStart(2, '0')}-${rate}rps${again}`);
     const shares = sliceShares(stepProfile(profile, rate, options));
     const step = stepProfile(profile, rate, { ...options, stepUs: stepDurationUs(profile, rate, options.stepUs, shares) });
     stoppedByLimits = options.force ? undefined : overLimits(step, rate, options);
@@ -115,20 +123,31 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
       // Checked just above, so that a step over the limits ends the search instead of the qualification.
       force: true,
     });
-    const outcome = { ...stepOutcome(result, analysis, dir), askedRps: rate };
+    const outcome: StepOutcome = {
+      ...stepOutcome(result, analysis, dir, step.slo),
+      askedRps: rate,
+      purpose: move.purpose,
+      ...(move.rerunOf !== undefined && { rerunOf: move.rerunOf }),
+    };
     steps.push(outcome);
     results.push(result);
-    options.onStep?.(outcome, steps.length - 1);
+    move = nextStep(steps, search);
+    options.onStep?.(outcome, steps.length - 1, move);
   }
   // Stopped by a signal with steps still to run, or with a step cut short: only the complete steps are judged.
-  const interrupted = (rate !== undefined && stoppedByLimits === undefined) || steps.some((s) => s.interrupted);
+  const interrupted = ('rps' in move && stoppedByLimits === undefined) || steps.some((s) => s.interrupted);
   const analysis = analyseCapacity(steps, expectedPeakRps, profile.production?.dataCentres);
+  const stopped = stoppedByLimits ?? ('stop' in move ? move.stop : 'interrupted: stopped by a signal before the search was done');
+  const summary = searchSummary(steps, search, stopped);
   // Warm-up and run-length flags judge the steps as run, so the profile rules see a step's shape.
   const asRun = { ...stepProfile(profile, expectedPeakRps, options), target: options.target ?? profile.target };
-  const flags = qualificationFlags(asRun, steps, results, analysis.failover !== undefined);
+  const flags = qualificationFlags(asRun, steps, results, analysis);
+  flags.push(...searchFlags(steps, summary));
+  flags.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
   const cut = steps.find((s) => s.interrupted);
   const { verdict, reasons } = qualificationVerdict(analysis, flags, interrupted ? { completeSteps: completeSteps(steps).length, cutStepRps: cut?.askedRps } : undefined);
   if (stoppedByLimits) reasons.push(stoppedByLimits);
+  else if (!interrupted) reasons.push(`the search stopped: ${stopped}`);
   const finishedAt = new Date();
   const qualification: Qualification = {
     schema: QUALIFICATION_SCHEMA,
@@ -139,6 +158,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
     peakSource: profile.production?.peakRps !== undefined ? 'production.peakRps' : 'profile peak',
     step: { durationMs: options.stepUs / 1000, warmupMs: options.warmupUs / 1000 },
     steps,
+    search: summary,
     interrupted,
     ...(sloP99Us(profile) !== undefined && { sloP99Us: sloP99Us(profile) }),
     sloLatency: sloLatency(profile),
@@ -174,25 +194,55 @@ function overLimits(step: Profile, rate: number, options: QualifyOptions): strin
   return `the search stopped before the step at ${rate} rps: ${refusals.map((r) => r.text).join('; ')} (raise limits: in the profile, or --force)`;
 }
 
+/** The search as it ran: its settings, the bracket, every rate's judgement and why it stopped. */
+function searchSummary(steps: readonly StepOutcome[], search: SearchOptions, stopped: string): SearchSummary {
+  const rates = judgeRates(steps);
+  const { pass, fail, failedBy } = bracketOf(rates);
+  return {
+    repeats: search.repeats,
+    resolution: search.resolution,
+    maxSteps: search.maxSteps,
+    bracket: { ...(pass !== undefined && { passRps: pass }), ...(fail !== undefined && { failRps: fail }), ...(failedBy && { failedBy }) },
+    rates,
+    stopped,
+  };
+}
+
 /**
  * The claim rests on the step at capacity, so its measured flags count; the generator and
  * coordinated-omission flags of any step also count (a step the generator limited measured the
- * generator). Profile flags are judged on the qualified profile itself.
+ * generator). A generator flag cannot spoil the claim, and is a warning, when its step was set
+ * aside (a re-run the generator kept up with replaced it), or the step is above the capacity and
+ * the target already failed below it or the capacity covers the demand anyway (the search bisected
+ * below it). Profile flags are judged on the qualified profile itself.
  */
-function qualificationFlags(profile: Profile, steps: readonly StepOutcome[], results: readonly RunResult[], failoverComputed: boolean): RealismFlag[] {
+function qualificationFlags(profile: Profile, steps: readonly StepOutcome[], results: readonly RunResult[], analysis: CapacityAnalysis): RealismFlag[] {
   const atCapacity = [...steps.keys()].filter((i) => steps[i]!.pass && !steps[i]!.interrupted).sort((a, b) => steps[b]!.askedRps - steps[a]!.askedRps)[0];
+  const targetFailedRps = Math.min(...steps.filter((s) => !s.interrupted && !s.pass && !s.generatorLimited).map((s) => s.askedRps));
+  const demandRps = analysis.failover?.demandRps ?? analysis.expectedPeakRps;
+  const setAside = new Set(judgeRates(steps).flatMap((r) => r.setAside ?? []));
+  const aboveCapacity = (rate: number) => rate > analysis.capacityRps && (rate > targetFailedRps || (analysis.capacityRps > 0 && analysis.capacityRps >= demandRps));
   const measured: RealismFlag[] = [];
   results.forEach((result, i) => {
-    if (steps[i]!.interrupted) return; // a step cut short is no evidence, for or against
+    const step = steps[i]!;
+    if (step.interrupted) return; // a step cut short is no evidence, for or against
     const input = { profile, result };
     for (const rule of RESULT_RULES) {
       for (const f of rule(input)) {
-        if (i === atCapacity || f.id === 'generator-bottleneck' || f.id === 'coordinated-omission')
-          measured.push({ ...f, evidence: `step ${Math.round(steps[i]!.askedRps)} rps: ${f.evidence}` });
+        if (i !== atCapacity && f.id !== 'generator-bottleneck' && f.id !== 'coordinated-omission') continue;
+        const generator = f.id === 'generator-bottleneck' && f.severity === 'invalid';
+        const why = !generator
+          ? ''
+          : setAside.has(i + 1)
+            ? ' (re-run without the generator limit: set aside)'
+            : aboveCapacity(step.askedRps)
+              ? ' (above the capacity: the search bisected below it)'
+              : '';
+        measured.push({ ...f, ...(why && { severity: 'warn' as const }), evidence: `step ${Math.round(step.askedRps)} rps: ${f.evidence}${why}` });
       }
     }
   });
-  const fromProfile = realismFlags({ profile, qualification: { failoverComputed } });
+  const fromProfile = realismFlags({ profile, qualification: { failoverComputed: analysis.failover !== undefined } });
   const seen = new Set<string>();
   return [...measured, ...fromProfile]
     .filter((f) => {

@@ -75,7 +75,7 @@ export function qualificationOutcome(q: Qualification, dir: string): CiOutcome {
     {
       name: 'capacity covers the expected peak',
       pass: q.capacityRps > 0 && q.capacityRps >= q.expectedPeakRps,
-      detail: `capacity ${rps(q.capacityRps)} vs expected peak ${rps(q.expectedPeakRps)} (${q.peakSource})`,
+      detail: `capacity ${rps(q.capacityRps)}${spreadText(q)} vs expected peak ${rps(q.expectedPeakRps)} (${q.peakSource})`,
     },
   ];
   if (q.failover) {
@@ -95,6 +95,7 @@ export function qualificationOutcome(q: Qualification, dir: string): CiOutcome {
     figures: [
       ['target', q.target],
       ['capacity', rps(q.capacityRps)],
+      ...searchFigures(q),
       ['expected peak', rps(q.expectedPeakRps)],
       ['headroom', `${Math.round(q.headroom * 100)}%`],
       ...(q.failover ? [['failover headroom', `${Math.round(q.failover.headroom * 100)}%`] as [string, string]] : []),
@@ -104,8 +105,29 @@ export function qualificationOutcome(q: Qualification, dir: string): CiOutcome {
   };
 }
 
+/** " (2 repeats: 2960–3110 rps)" when the deciding rates ran more than once. */
+function spreadText(q: Qualification): string {
+  return q.spread && q.spread.series > 1 ? ` (${q.spread.series} repeats: ${Math.round(q.spread.lowRps)}–${Math.round(q.spread.highRps)} rps)` : '';
+}
+
+/** The capacity's spread over its repeats, its bracket and why the search stopped (absent in files from before repeats). */
+function searchFigures(q: Qualification): [string, string][] {
+  if (!q.search) return [];
+  const { bracket, stopped } = q.search;
+  const figures: [string, string][] = [];
+  if (q.spread)
+    figures.push([
+      'capacity spread',
+      `${Math.round(q.spread.lowRps)}–${Math.round(q.spread.highRps)} rps over ${q.spread.series} repeat series (${Math.round(q.spread.share * 100)}%)`,
+    ]);
+  const pass = bracket.passRps !== undefined ? `${Math.round(bracket.passRps)} rps passes` : 'nothing passed';
+  const fail = bracket.failRps !== undefined ? `, ${Math.round(bracket.failRps)} rps fails (${bracket.failedBy === 'generator' ? 'the generator' : 'the target'})` : '';
+  figures.push(['bracket', `${pass}${fail}`], ['search stopped', stopped]);
+  return figures;
+}
+
 /**
- * JUnit XML: one suite per outcome; the verdict, each check and each realism flag a test case. A
+ * JUnit XML: one suite per outcome; the verdict (its reasons and key figures in its system-out), each check and each realism flag a test case. A
  * failed check, an `invalid` flag and a verdict that fails the gate are failures; `warn` and `info`
  * flags are passed test cases whose system-out holds the evidence and the fix (a skipped case would
  * read as "not checked", and these were checked). No timestamps: the same outcome, the same XML.
@@ -113,7 +135,12 @@ export function qualificationOutcome(q: Qualification, dir: string): CiOutcome {
 export function junitXml(o: CiOutcome): string {
   const builder = junit.newBuilder().name('stampede');
   const suite = builder.testSuite().name(`${o.name} ${o.kind}`);
-  const verdict = suite.testCase().className(`stampede.${o.kind}`).name('verdict').standardOutput(o.reasons.join('\n'));
+  const figures = o.figures.map(([label, value]) => `${label}: ${value}`);
+  const verdict = suite
+    .testCase()
+    .className(`stampede.${o.kind}`)
+    .name('verdict')
+    .standardOutput([...o.reasons, '', ...figures].join('\n'));
   if (!passes(o.verdict)) verdict.failure(`${o.verdict}: ${o.reasons.join('; ')}`, o.verdict);
   for (const c of o.checks) {
     const test = suite.testCase().className(`stampede.${o.kind}.check`).name(c.name).standardOutput(c.detail);

@@ -1,5 +1,5 @@
 import { formatShare, formatUs } from '../analysis/format.ts';
-import type { Qualification } from '../analysis/qualification.ts';
+import type { Qualification, SearchSummary, StepOutcome } from '../analysis/qualification.ts';
 import { completeSteps } from '../analysis/capacity.ts';
 import { capacityChart } from './charts.ts';
 import { flagsMarkdown } from './flags.ts';
@@ -14,6 +14,7 @@ export function renderQualificationReport(q: Qualification): string {
   const capacityLine = q.capacityRps > 0 ? `**${rps(q.capacityRps)} rps**` : '**none**: no step held the SLO';
   const rows: string[][] = [
     ['capacity (every SLO check held)', capacityLine],
+    ...searchRows(q),
     ['expected peak', `${rps(q.expectedPeakRps)} rps (${q.peakSource})`],
     ['headroom over peak', pct(q.headroom)],
   ];
@@ -32,23 +33,24 @@ export function renderQualificationReport(q: Qualification): string {
   ]);
   rows.push(['limit', q.limit ? `the ${q.limit.by} at ${rps(q.limit.rps)} rps: ${q.limit.detail}` : 'not reached']);
   const steps = markdownTable(
-    ['step', 'asked rps', 'achieved rps', 'measured', 'p50', 'p99 [99% interval]', 'p99.9', 'errors', 'SLO', 'limit'],
+    ['step', 'asked rps', 'why', 'achieved rps', 'measured', 'p50', 'p99 [99% interval]', 'p99.9', 'errors', 'SLO', 'limit'],
     [...q.steps]
       .map((s, i) => ({ s, i }))
       .sort((a, b) => a.s.askedRps - b.s.askedRps)
       .map(({ s, i }) => [
         String(i + 1),
         rps(s.askedRps),
+        purposeText(s),
         rps(s.achievedRps),
         formatUs(s.durationMs * 1000),
         formatUs(s.latencyUs.p50),
         s.p99IntervalUs ? `${formatUs(s.latencyUs.p99)} [${formatUs(s.p99IntervalUs.lowUs)}, ${formatUs(s.p99IntervalUs.highUs)}]` : formatUs(s.latencyUs.p99),
         formatUs(s.latencyUs.p999),
         formatShare(s.errorRate),
-        s.interrupted ? 'interrupted: not judged' : s.pass ? 'pass' : `FAIL: ${s.failedChecks.join('; ')}`,
+        s.interrupted ? 'interrupted: not judged' : s.pass ? 'pass' : `FAIL: ${s.failedChecks.join('; ')}${spoiledText(s, i + 1, q.search)}`,
         s.generatorLimited ? 'generator' : q.limit?.by === 'target' && q.limit.rps === s.askedRps ? 'target' : '',
       ]),
-    ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
+    ['r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
   );
   return [
     `# ${q.profile.name} qualification: ${q.verdict}${q.interrupted ? ' (interrupted: partial results)' : ''}`,
@@ -74,6 +76,50 @@ export function renderQualificationReport(q: Qualification): string {
     'Each step is a run folder under `steps/` with its own result.json, latency.hlog and report.',
     '',
   ].join('\n');
+}
+
+/**
+ * The search's rows (files from before repeats have none): the capacity's spread over the repeat
+ * series, the bracket that decides it with its steps, and why the search stopped.
+ */
+function searchRows(q: Qualification): string[][] {
+  if (!q.search) return [];
+  const rows: string[][] = [];
+  if (q.spread) {
+    const { series, lowRps, highRps, share } = q.spread;
+    rows.push([
+      'spread over repeats',
+      series < 2 ? 'one series: no rate ran twice' : `${rps(lowRps)}–${rps(highRps)} rps over ${series} repeat series (${pct(share)}; the capacity is the lowest)`,
+    ]);
+  }
+  rows.push(['bracket (decides the capacity)', bracketText(q.search)]);
+  rows.push(['search stopped', q.search.stopped]);
+  return rows;
+}
+
+function bracketText({ bracket, rates }: SearchSummary): string {
+  const steps = (rate: number) => {
+    const numbers = rates.find((r) => r.rps === rate)?.steps ?? [];
+    return `step${numbers.length === 1 ? '' : 's'} ${numbers.join(', ')}`;
+  };
+  const pass = bracket.passRps !== undefined ? `passes ${rps(bracket.passRps)} rps (${steps(bracket.passRps)})` : 'no rate passed';
+  if (bracket.failRps === undefined) return `${pass}; nothing failed`;
+  return `${pass}; fails ${rps(bracket.failRps)} rps (${steps(bracket.failRps)}, ${bracket.failedBy === 'generator' ? 'the generator limited it' : 'by the target'})`;
+}
+
+/** Why the search ran the step. */
+function purposeText(s: StepOutcome): string {
+  if (s.purpose === undefined) return '';
+  return s.rerunOf !== undefined ? `re-run of ${s.rerunOf}` : s.purpose;
+}
+
+/** A failing step spoiled by one interval: where, and what its re-run decided. */
+function spoiledText(s: StepOutcome, n: number, search: SearchSummary | undefined): string {
+  if (!s.spoiledBy) return '';
+  const at = `; spoiled by one interval at t=${formatUs(s.spoiledBy.tMs * 1000)} (${s.spoiledBy.detail})`;
+  if (s.rerunOf !== undefined) return `${at}; a re-run: counts`;
+  const setAside = search?.rates.some((r) => r.setAside?.includes(n));
+  return `${at}${setAside ? '; set aside: its re-run passed' : ''}`;
 }
 
 /** report.html of a qualification: the Markdown plus the capacity curve. */

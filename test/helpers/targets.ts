@@ -47,6 +47,39 @@ export async function startStallingTarget(stallMs: number, periodMs: number): Pr
   });
 }
 
+/**
+ * A target with a hard rate limit: a token bucket of `rps` tokens a second holding at most `burst`,
+ * one token per request, 503 when none is left, 200 otherwise. Optionally it stalls once: the
+ * request numbered `stall.afterRequests` and every one that arrives in the next `stall.ms` are
+ * answered when the stall ends (the tokens still count when they arrive).
+ */
+export async function startTokenBucketTarget(options: {
+  rps: number;
+  burst: number;
+  stall?: { afterRequests: number; ms: number };
+}): Promise<RunningTarget & { requests(): number }> {
+  let tokens = options.burst;
+  let refilledAt = performance.now();
+  let requests = 0;
+  let stallEndsAt = 0;
+  const target = await startHttpTarget((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const now = performance.now();
+      tokens = Math.min(options.burst, tokens + ((now - refilledAt) * options.rps) / 1000);
+      refilledAt = now;
+      requests++;
+      if (options.stall && requests === options.stall.afterRequests) stallEndsAt = now + options.stall.ms;
+      res.statusCode = tokens >= 1 ? 200 : 503;
+      if (res.statusCode === 200) tokens -= 1;
+      const body = res.statusCode === 200 ? 'ok' : 'over the limit';
+      if (now < stallEndsAt) setTimeout(() => res.end(body), stallEndsAt - now);
+      else res.end(body);
+    });
+  });
+  return { ...target, requests: () => requests };
+}
+
 /** A raw TCP listener whose connection handler the test controls (resets, half-answers). */
 export async function startTcpTarget(onConnection: (socket: Socket) => void): Promise<RunningTarget & { server: TcpServer }> {
   const server = createTcpServer(onConnection);

@@ -33,6 +33,12 @@ describe('qualify on the model', { timeout: 120_000 }, () => {
     expect(q.failover).toMatchObject({ dataCentres: 2, demandRps: 4000, pass: true });
     expect(q.verdict).toBe('PASS');
     expect(q.limit?.by).toBe('target');
+    // The two rates that decide the capacity ran twice each (--repeats 2); the model repeats itself exactly.
+    expect(q.search?.repeats).toBe(2);
+    expect(q.search?.bracket.passRps).toBe(q.capacityRps);
+    expect(q.steps.filter((s) => s.purpose === 'repeat').map((s) => s.askedRps)).toEqual([q.capacityRps, q.search!.bracket.failRps]);
+    expect(q.spread).toMatchObject({ series: 2, lowRps: q.capacityRps, highRps: q.capacityRps, share: 0 });
+    expect(q.reasons.at(-1)).toMatch(/^the search stopped: the bracket \d+–\d+ rps is within the resolution \(5%\) and its rates ran 2× each$/);
     // The same steps against a peak of 5,000: N+1 needs 10,000, beyond saturation.
     expect(analyseCapacity(q.steps, 5000, 2).failover?.pass).toBe(false);
 
@@ -44,7 +50,7 @@ describe('qualify on the model', { timeout: 120_000 }, () => {
     const { markdown, html } = renderQualificationReports(q);
     expect(markdown.split('\n')[0]).toBe('# mm8 qualification: PASS');
     expect(markdown).toMatch(/failover headroom\s+\| \+\d+%: \*\*PASS\*\*/);
-    expect(markdown).toMatch(/\| step \| asked rps \| achieved rps \|/);
+    expect(markdown).toMatch(/\| step \| asked rps \| why \s*\| achieved rps \|/);
     expect(html).toContain('<svg');
   });
 

@@ -1,10 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { analyseCapacity, findKnee, findLimit } from '../../src/analysis/capacity.ts';
-import { nextRate, type SearchOptions } from '../../src/qualify/search.ts';
+import { analyseCapacity, capacitySpread, findKnee, findLimit, judgeRates, passesAboveFails } from '../../src/analysis/capacity.ts';
+import { nextStep, type SearchMove, type SearchOptions } from '../../src/qualify/search.ts';
 import type { StepOutcome } from '../../src/analysis/qualification.ts';
 import { qualificationVerdict } from '../../src/analysis/qualification-verdict.ts';
 
-const OPTIONS: SearchOptions = { startRps: 1000, growth: 2, resolution: 0.05, maxSteps: 20, minRps: 10 };
+const OPTIONS: SearchOptions = { startRps: 1000, growth: 2, resolution: 0.05, maxSteps: 20, minRps: 10, repeats: 2 };
+
+/** The rate of the next step, or undefined when the search is done. */
+const nextRate = (steps: readonly StepOutcome[], options: SearchOptions) => {
+  const move = nextStep(steps, options);
+  return 'rps' in move ? move.rps : undefined;
+};
+
+/** The whole search against `measure` (the n-th step at a rate is its n-th run there). */
+function search(measure: (rps: number, nth: number) => StepOutcome, options: SearchOptions = OPTIONS): { steps: StepOutcome[]; stop: string } {
+  const steps: StepOutcome[] = [];
+  let move: SearchMove;
+  for (move = nextStep(steps, options); 'rps' in move; move = nextStep(steps, options)) {
+    const nth = steps.filter((s) => s.askedRps === (move as { rps: number }).rps).length;
+    steps.push({ ...measure(move.rps, nth), purpose: move.purpose, ...(move.rerunOf !== undefined && { rerunOf: move.rerunOf }) });
+  }
+  return { steps, stop: move.stop };
+}
 
 function step(askedRps: number, p99Us: number, pass: boolean, extra: Partial<StepOutcome> = {}): StepOutcome {
   return {
@@ -42,9 +59,89 @@ describe('rate search', () => {
     expect(nextRate([step(1000, 90_000, false), step(250, 90_000, false), step(62.5, 90_000, false), step(15.6, 90_000, false)], OPTIONS)).toBeUndefined();
   });
 
-  it('stops at maxSteps and when the generator limited a step', () => {
-    expect(nextRate([step(1000, 1000, true)], { ...OPTIONS, maxSteps: 1 })).toBeUndefined();
-    expect(nextRate([step(1000, 1000, true, { generatorLimited: true })], OPTIONS)).toBeUndefined();
+  it('stops at maxSteps, saying so', () => {
+    expect(nextStep([step(1000, 1000, true)], { ...OPTIONS, maxSteps: 1 })).toEqual({ stop: 'the search used its 1 steps (--max-steps) before it was done' });
+  });
+
+  it('repeats the two rates that decide the capacity, and only those, then says why it stopped', () => {
+    const { steps, stop } = search((r) => target(r));
+    const pass = analyseCapacity(steps, 2000).capacityRps;
+    const fail = Math.min(...steps.filter((s) => !s.pass).map((s) => s.askedRps));
+    const runs = (rate: number) => steps.filter((s) => s.askedRps === rate).length;
+    expect([runs(pass), runs(fail)]).toEqual([2, 2]);
+    expect(steps.filter((s) => s.purpose === 'repeat').map((s) => s.askedRps)).toEqual([pass, fail]);
+    expect(new Set(steps.filter((s) => s.askedRps !== pass && s.askedRps !== fail).map((s) => runs(s.askedRps)))).toEqual(new Set([1]));
+    expect(stop).toBe(`the bracket ${pass}–${fail} rps is within the resolution (5%) and its rates ran 2× each`);
+    expect(capacitySpread(steps)).toEqual({ series: 2, lowRps: pass, highRps: pass, share: 0 });
+  });
+
+  it('searches down from a first step above capacity, then bisects up to the knee', () => {
+    // 300 rps of capacity, first step 1,000: down by growth² to 250, then up.
+    const { steps } = search((r) => step(r, 5000, r <= 300));
+    expect(steps.slice(0, 3).map((s) => [s.askedRps, s.purpose])).toEqual([
+      [1000, 'start'],
+      [250, 'down'],
+      [625, 'bisect'],
+    ]);
+    const capacity = analyseCapacity(steps, 200).capacityRps;
+    expect(capacity).toBeGreaterThan(300 * 0.95);
+    expect(capacity).toBeLessThanOrEqual(300);
+  });
+
+  it('a rate the generator limited is a ceiling, not the end: the search bisects below it', () => {
+    // The target holds everything; the generator falls short from 3,000 rps.
+    const { steps, stop } = search((r) => step(r, 5000, true, { generatorLimited: r >= 3000 }));
+    const capacity = analyseCapacity(steps, 2000).capacityRps;
+    expect(capacity).toBeGreaterThan(3000 * 0.95);
+    expect(capacity).toBeLessThan(3000);
+    expect(findLimit(steps)).toMatchObject({ by: 'generator' });
+    // The generator's ceiling is not repeated: it says nothing about the target.
+    expect(steps.filter((s) => s.generatorLimited).every((s) => s.purpose !== 'repeat')).toBe(true);
+    expect(stop).toMatch(/the generator limited the fail/);
+    // A step the generator limited is re-run once; limited again, even a first step searches down.
+    const limited = step(1000, 5000, false, { generatorLimited: true });
+    expect(nextStep([limited], OPTIONS)).toEqual({ rps: 1000, purpose: 'rerun', rerunOf: 1 });
+    expect(nextStep([limited, { ...limited, rerunOf: 1 }], OPTIONS)).toEqual({ rps: 250, purpose: 'down' });
+    // A re-run the generator kept up with sets the limited step aside: its verdict counts.
+    expect(judgeRates([limited, step(1000, 5000, true, { rerunOf: 1 })])).toEqual([{ rps: 1000, steps: [2], setAside: [1], pass: true, generatorLimited: false }]);
+  });
+
+  it('judges a rate by all its repeats: a failing repeat of the pass moves the bracket down and the bisection resumes', () => {
+    // 3,000 rps passed once, fails on its repeat: the capacity falls below it.
+    const { steps } = search((r, nth) => step(r, 5000, r < 3000 || (r === 3000 && nth === 0)));
+    const rate3000 = judgeRates(steps).find((r) => r.rps === 3000)!;
+    expect(rate3000.pass).toBe(false);
+    expect(rate3000.steps.length).toBe(2);
+    expect(steps.find((s) => s.askedRps === 3000 && s.purpose === 'repeat')).toBeDefined();
+    expect(steps.at(-1)!.askedRps).toBeLessThan(3000);
+    expect(analyseCapacity(steps, 2000).capacityRps).toBeGreaterThan(3000 * 0.95 * 0.95);
+    expect(analyseCapacity(steps, 2000).capacityRps).toBeLessThan(3000);
+  });
+
+  it('re-runs a failing step spoiled by one interval: a passing re-run sets it aside, a failing one counts with it', () => {
+    const spoiledBy = { tMs: 4000, spanMs: 1000, detail: 'p99 1s there; the other 9 intervals met the SLO' };
+    const spoiled = step(2000, 900_000, false, { spoiledBy });
+    expect(nextStep([step(1000, 5000, true), spoiled], OPTIONS)).toEqual({ rps: 2000, purpose: 'rerun', rerunOf: 2 });
+    const passed = [step(1000, 5000, true), spoiled, step(2000, 5000, true, { rerunOf: 2 })];
+    expect(judgeRates(passed)[1]).toEqual({ rps: 2000, steps: [3], setAside: [2], pass: true, generatorLimited: false });
+    expect(nextRate(passed, OPTIONS)).toBe(4000);
+    const failed = [step(1000, 5000, true), spoiled, step(2000, 900_000, false, { rerunOf: 2, spoiledBy })];
+    expect(judgeRates(failed)[1]).toEqual({ rps: 2000, steps: [2, 3], pass: false, generatorLimited: false });
+    // A re-run is re-run no further.
+    expect(nextStep(failed, OPTIONS)).toEqual({ rps: 1500, purpose: 'bisect' });
+  });
+
+  it('a pass above a fail is found; the capacity stays below the lower failure', () => {
+    const steps = [step(1000, 5000, true), step(2000, 90_000, false), step(1500, 5000, true), step(4000, 5000, true)];
+    expect(passesAboveFails(steps)).toEqual([{ failRps: 2000, passRps: 4000 }]);
+    expect(analyseCapacity(steps, 1000).capacityRps).toBe(1500);
+  });
+
+  it('the spread is the capacity of each repeat series, lowest and highest', () => {
+    // Series 1: pass 3,000, fail 3,100; series 2 passed 3,100 too (its fail is 3,200's only run).
+    const steps = [step(3000, 5000, true), step(3100, 90_000, false), step(3200, 90_000, false), step(3000, 5000, true), step(3100, 5000, true)];
+    expect(analyseCapacity(steps, 1000).capacityRps).toBe(3000);
+    expect(capacitySpread(steps)).toEqual({ series: 2, lowRps: 3000, highRps: 3100, share: 3100 / 3000 - 1 });
   });
 });
 

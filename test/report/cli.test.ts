@@ -102,6 +102,10 @@ describe('stampede qualify (CLI)', { timeout: 120_000 }, () => {
     expect(cases[0]!.failure === undefined).toBe(q.verdict === 'PASS');
     expect(cases[2]!.failure === undefined).toBe(q.failover.pass);
     expect(cases.length).toBe(3 + q.flags.length);
+    // The search's figures ride in the verdict's system-out; four steps cannot repeat a bracket, and the flag says so.
+    expect(cases[0]!['system-out' as never]).toMatch(/\nsearch stopped: /);
+    expect(md).toMatch(/\| search stopped\s+\| /);
+    expect(q.search.repeats).toBe(2);
     // Re-rendered from qualification.json alone.
     unlinkSync(join(out, 'report.md'));
     expect(stampede(['report', out]).status).toBe(0);

@@ -12,5 +12,6 @@ export const INCIDENT = {
   twitter2018b: 'Twitter 2018-06: shards handled ~50% of what unrepresentative load tests showed (incidents §2)',
   blackFriday: 'Black Friday (Release It!): a pool with no checkout timeout (incidents §3)',
   openlinker: 'openlinker#2933: a saturated k6 still said VALID (anchors §2.5)',
+  noisySecond: 'issue 18: one stalled second decided the capacity (nginx limit_req qualified at 2,960 then 1,450 r/s)',
   coordinatedOmission: 'coordinated omission: closed-loop tools hide stalls (anchors §2.3)',
 } as const;

@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import { allowRemoteOption, type ArgsOf, type StampedeCommand, forceOption, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { allowedRemoteHosts, numberOption, optionalNumberOption } from '../options.ts';
+import type { StepOutcome } from '../../analysis/qualification.ts';
 
 const builder = (yargs: Argv) =>
   forceOption(junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs))))))
@@ -12,7 +13,8 @@ const builder = (yargs: Argv) =>
     .option('start', { type: 'string', describe: 'first rate, rps > 0 (default half the expected peak)' })
     .option('growth', { type: 'string', default: '1.5', describe: `rate factor between steps until the SLO breaks (> 1, ≤ ${MAX_GROWTH})` })
     .option('resolution', { type: 'string', default: '0.05', describe: 'bisect until pass and fail rates are this close (a fraction in (0, 1))' })
-    .option('max-steps', { type: 'string', default: '12', describe: `most steps to run (1–${MAX_STEPS})` })
+    .option('max-steps', { type: 'string', default: '16', describe: `most steps to run (1–${MAX_STEPS})` })
+    .option('repeats', { type: 'string', default: '2', describe: `steps at each rate that decides the capacity, judged together (1–${MAX_REPEATS})` })
     .option('interval', { type: 'string', default: '1s', describe: 'interval of the per-interval histograms and gauges' })
     .option('quiet', { type: 'boolean', default: false, describe: 'print only the output folder' });
 
@@ -20,6 +22,24 @@ const builder = (yargs: Argv) =>
 const MAX_GROWTH = 10;
 /** Most steps of one qualification: bisection to 1% from a 1.5 growth takes ~20; this bounds a typo. */
 const MAX_STEPS = 100;
+/** Most repeats of a deciding rate: beyond a handful, longer steps say more than more of them. */
+const MAX_REPEATS = 10;
+
+/** " (repeat)", " (re-run of step 4)": why the search ran a step that is not plain searching. */
+function stepPurpose(s: StepOutcome): string {
+  if (s.rerunOf !== undefined) return ` (re-run of step ${s.rerunOf})`;
+  return s.purpose === 'repeat' ? ' (repeat)' : '';
+}
+
+/** The step's judgement; a step the generator limited, or whose failure sat in one interval, says so, and whether the search re-runs it next. */
+function stepJudged(s: StepOutcome, rerunNext: boolean, formatUs: (us: number) => string): string {
+  if (s.interrupted) return 'interrupted: not judged';
+  const again = rerunNext ? ': re-running it' : '';
+  if (s.generatorLimited) return `${s.pass ? 'pass' : 'FAIL'}, but the generator limited it${again}`;
+  if (s.pass) return 'pass';
+  if (!s.spoiledBy) return 'FAIL';
+  return `FAIL, spoiled by one interval at t=${formatUs(s.spoiledBy.tMs * 1000)} (${s.spoiledBy.detail})${again}`;
+}
 
 export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'qualify <profile>',
@@ -53,7 +73,8 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
     const search = {
       growth: numberOption('--growth', args.growth, { above: 1, max: MAX_GROWTH, example: '1.5' }),
       resolution: numberOption('--resolution', args.resolution, { above: 0, below: 1, example: '0.05' }),
-      maxSteps: numberOption('--max-steps', args.maxSteps, { min: 1, max: MAX_STEPS, integer: true, example: '12' }),
+      maxSteps: numberOption('--max-steps', args.maxSteps, { min: 1, max: MAX_STEPS, integer: true, example: '16' }),
+      repeats: numberOption('--repeats', args.repeats, { min: 1, max: MAX_REPEATS, integer: true, example: '2' }),
       startRps: optionalNumberOption('--start', args.start, { above: 0, example: '1000' }),
     };
     const profile = await input.loadProfileWithSample(args.profile, args.set, args.productionSample);
@@ -74,15 +95,17 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
         growth: search.growth,
         resolution: search.resolution,
         maxSteps: search.maxSteps,
+        repeats: search.repeats,
         ...(search.startRps !== undefined && { startRps: search.startRps }),
         signal,
         force: args.force,
         env: process.env,
-        onStep: (s, i) => {
+        onStep: (s, i, next) => {
           stepsDone = i + 1;
           if (args.quiet) return;
-          const judged = s.interrupted ? 'interrupted: not judged' : s.pass ? 'pass' : 'FAIL';
-          live.progress.line(`step ${i + 1}: ${s.askedRps} rps → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${judged}`);
+          live.progress.line(
+            `step ${i + 1}: ${s.askedRps} rps${stepPurpose(s)} → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${stepJudged(s, 'rerunOf' in next && next.rerunOf === i + 1, formatUs)}`,
+          );
         },
         onInterval: live.observer(() => `step ${stepsDone + 1}`),
       });

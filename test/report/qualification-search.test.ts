@@ -1,0 +1,123 @@
+import { XMLParser } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { analyseCapacity, bracketOf, judgeRates } from '../../src/analysis/capacity.ts';
+import { QUALIFICATION_SCHEMA, type Qualification, type StepOutcome } from '../../src/analysis/qualification.ts';
+import { searchFlags } from '../../src/analysis/realism/search-flags.ts';
+import { junitXml, qualificationOutcome, stepSummary } from '../../src/report/ci.ts';
+import { renderQualificationReport } from '../../src/report/qualification-report.ts';
+
+function step(askedRps: number, pass: boolean, extra: Partial<StepOutcome> = {}): StepOutcome {
+  return {
+    askedRps,
+    achievedRps: askedRps,
+    pass,
+    failedChecks: pass ? [] : ['p99 ≤ 50ms'],
+    latencyUs: { p50: 2000, p99: pass ? 20_000 : 90_000, p999: 100_000, max: 200_000 },
+    requests: 10_000,
+    failed: 0,
+    errorRate: 0,
+    generatorLimited: false,
+    durationMs: 5000,
+    dir: '',
+    purpose: 'bisect',
+    ...extra,
+  };
+}
+
+/** A qualification of these steps, its search summary and flags as qualify() builds them. */
+function qualificationOf(steps: StepOutcome[], stopped: string): Qualification {
+  const rates = judgeRates(steps);
+  const { pass, fail, failedBy } = bracketOf(rates);
+  const search = { repeats: 2, resolution: 0.05, maxSteps: 16, bracket: { passRps: pass, failRps: fail, failedBy }, rates, stopped };
+  return {
+    schema: QUALIFICATION_SCHEMA,
+    profile: { name: 'svc', description: 'a service', file: 'svc.yaml', sha256: '0'.repeat(64), overrides: [] },
+    target: 'http://127.0.0.1:8080',
+    seed: 1,
+    ...analyseCapacity(steps, 1000),
+    peakSource: 'production.peakRps',
+    step: { durationMs: 5000, warmupMs: 1000 },
+    steps,
+    search,
+    interrupted: false,
+    verdict: 'PASS',
+    reasons: ['capacity 1500 rps', `the search stopped: ${stopped}`],
+    flags: searchFlags(steps, search),
+    startedAt: '2026-01-01T00:00:00.000Z',
+    wall: { finishedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 0 },
+  };
+}
+
+const spoiledBy = { tMs: 3000, spanMs: 1000, detail: 'p99 600ms there; the other 4 intervals met the SLO' };
+// 1,000 passes; 2,000 fails; 1,500 passes twice; 1,750 is spoiled, re-run, and fails on its repeat; 2,500 passes (above the fail).
+const STEPS = [
+  step(1000, true, { purpose: 'start' }),
+  step(2000, false, { purpose: 'grow' }),
+  step(1500, true),
+  step(1750, false, { spoiledBy }),
+  step(1750, true, { purpose: 'rerun', rerunOf: 4 }),
+  step(1500, true, { purpose: 'repeat' }),
+  step(1750, false, { purpose: 'repeat' }),
+  step(2500, true, { purpose: 'grow' }),
+];
+const STOPPED = 'the bracket 1500–1750 rps is within the resolution (5%) and its rates ran 2× each';
+
+describe('a qualification’s search in its report and its JUnit', () => {
+  const q = qualificationOf(STEPS, STOPPED);
+
+  it('judges the rates: the spoiled step set aside, the repeat that failed counts, the pass above the fail flagged', () => {
+    expect(q.capacityRps).toBe(1500);
+    expect(q.search!.rates.find((r) => r.rps === 1750)).toEqual({ rps: 1750, steps: [5, 7], setAside: [4], pass: false, generatorLimited: false });
+    // Series 1 (steps 1, 3, 5, 2, 8): 1,750 passed, 2,000 failed; series 2 (1, 6, 7, 2, 8): 1,750 failed.
+    expect(q.spread).toEqual({ series: 2, lowRps: 1500, highRps: 1750, share: 1750 / 1500 - 1 });
+    expect(q.flags.map((f) => f.id)).toEqual(['pass-above-fail', 'spoiled-step']);
+    expect(q.flags[0]!.evidence).toBe('2500 rps passed (step 8) above 1750 rps, which failed (steps 5, 7): the capacity is taken below the lower failure');
+    expect(q.flags[1]!.evidence).toBe(
+      'step 4 at 1750 rps: spoiled by one interval at t=3s (1s: p99 600ms there; the other 4 intervals met the SLO); re-run as step 5, which passed: set aside',
+    );
+  });
+
+  it('the report: spread, bracket, why it stopped, each step’s purpose and the spoiled step', () => {
+    const md = renderQualificationReport(q);
+    expect(md).toMatch(/\| spread over repeats\s+\| 1500–1750 rps over 2 repeat series \(\+17%; the capacity is the lowest\)/);
+    expect(md).toMatch(/\| bracket \(decides the capacity\)\s+\| passes 1500 rps \(steps 3, 6\); fails 1750 rps \(steps 5, 7, by the target\)/);
+    expect(md).toContain(`| search stopped                  | ${STOPPED}`);
+    expect(md).toMatch(/\|\s+5 \|\s+1750 \| re-run of 4 \|/);
+    expect(md).toContain('FAIL: p99 ≤ 50ms; spoiled by one interval at t=3s (p99 600ms there; the other 4 intervals met the SLO); set aside: its re-run passed');
+    expect(md).toContain('pass-above-fail');
+    // The knee reads each rate by its worst repeat: 1,750's failing repeat turns it, after 1,500.
+    expect(q.knee).toEqual({ rps: 1500, p99Us: 20_000, turnedAtRps: 1750 });
+  });
+
+  it('JUnit: the figures in the verdict case, the capacity check with its spread, each search flag a case', () => {
+    const outcome = qualificationOutcome(q, 'out');
+    const parsed = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testcase' }).parse(junitXml(outcome));
+    const cases = parsed.testsuites.testsuite.testcase as { '@_name': string; 'system-out'?: string; failure?: unknown }[];
+    expect(cases[0]!['system-out']).toContain(
+      `capacity spread: 1500–1750 rps over 2 repeat series (17%)\nbracket: 1500 rps passes, 1750 rps fails (the target)\nsearch stopped: ${STOPPED}`,
+    );
+    expect(cases[1]!['system-out']).toBe('capacity 1500 rps (2 repeats: 1500–1750 rps) vs expected peak 1000 rps (production.peakRps)');
+    expect(cases.map((c) => c['@_name'])).toEqual(
+      expect.arrayContaining(['pass-above-fail: a higher rate passed after a lower one failed', 'spoiled-step: a step’s failure sat in one interval']),
+    );
+    expect(cases.filter((c) => c.failure !== undefined)).toEqual([]);
+    expect(stepSummary(outcome)).toContain('| bracket         | 1500 rps passes, 1750 rps fails (the target)');
+  });
+
+  it('a file from before repeats renders as before: no search rows', () => {
+    const { search: _search, spread: _spread, ...old } = q;
+    const md = renderQualificationReport({ ...old, steps: old.steps.map(({ purpose: _p, rerunOf: _r, spoiledBy: _s, ...s }) => s) });
+    expect(md).not.toMatch(/\| (spread over repeats|bracket \(decides|search stopped)/);
+    expect(md).toMatch(/\| step \| asked rps \| why \|/);
+  });
+
+  it('a deciding rate the search had no steps left to repeat is flagged', () => {
+    const short = qualificationOf(
+      [step(1000, true, { purpose: 'start' }), step(1500, false, { purpose: 'grow' }), step(1250, true)],
+      'the search used its 3 steps (--max-steps) before it was done',
+    );
+    expect(short.flags.map((f) => [f.id, f.evidence])).toEqual([
+      ['bracket-unrepeated', '1250 rps ran 1× of 2; 1500 rps ran 1× of 2: the search used its 3 steps (--max-steps) before it was done'],
+    ]);
+  });
+});
