@@ -73,9 +73,23 @@ export function renderQualificationReport(q: Qualification): string {
     '',
     steps,
     '',
+    ...stepNotes(q.steps),
     'Each step is a run folder under `steps/` with its own result.json, latency.hlog and report.',
     '',
   ].join('\n');
+}
+
+/**
+ * Why a step's limit was what it was, where the table has no room: the generator's own reasons for a
+ * step it limited, and the target's saturation at the test's concurrency (docs/who-was-the-limit.md).
+ */
+function stepNotes(steps: readonly StepOutcome[]): string[] {
+  const notes = steps.flatMap((s, i) => {
+    const at = `step ${i + 1} (${rps(s.askedRps)} rps)`;
+    if (s.generatorLimited) return [`- ${at}: the generator was the limit: ${s.generatorReasons?.join('; ') ?? `achieved ${rps(s.achievedRps)} rps`}`];
+    return s.targetSaturation ? [`- ${at}: ${s.targetSaturation}`] : [];
+  });
+  return notes.length > 0 ? ['Who was the limit, step by step:', '', ...notes, ''] : [];
 }
 
 /**

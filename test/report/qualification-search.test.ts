@@ -121,3 +121,19 @@ describe('a qualification’s search in its report and its JUnit', () => {
     ]);
   });
 });
+
+describe('who was the limit, step by step', () => {
+  it('names the generator’s own reasons for a step it limited and the target’s saturation for a step whose pool was full', () => {
+    const saturation =
+      'the target saturated at this concurrency: 9,000 requests waited for a free connection (connections × pipelining = 32, all busy; 32 on the wire on average by Little’s law); it answered 400 rps of 800 asked; send lateness p99 4s';
+    const steps = [
+      step(500, true),
+      step(800, false, { targetSaturation: saturation }),
+      step(650, false, { generatorLimited: true, generatorReasons: ['schedule slipped: dispatch lateness p99 12ms > 10ms'] }),
+    ];
+    const report = renderQualificationReport(qualificationOf(steps, 'bracket within resolution'));
+    expect(report).toContain(`- step 2 (800 rps): ${saturation}`);
+    expect(report).toContain('- step 3 (650 rps): the generator was the limit: schedule slipped: dispatch lateness p99 12ms > 10ms');
+    expect(renderQualificationReport(qualificationOf([step(500, true), step(800, false)], 'bracket within resolution'))).not.toContain('Who was the limit, step by step');
+  });
+});
