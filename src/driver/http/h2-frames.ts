@@ -1,20 +1,22 @@
 import type { Socket } from 'node:net';
 import { nextTick } from 'node:process';
+import {
+  DATA,
+  HEADERS,
+  RST_STREAM,
+  SETTINGS,
+  PING,
+  GOAWAY,
+  WINDOW_UPDATE,
+  CONTINUATION,
+  FLAG_END_STREAM,
+  FLAG_ACK,
+  FLAG_END_HEADERS,
+  SETTINGS_ENABLE_PUSH,
+  SETTINGS_INITIAL_WINDOW_SIZE,
+} from './h2-protocol.ts';
 import { hpackInteger, literalField, STATIC_INDEX } from './hpack.ts';
 
-const DATA = 0;
-const HEADERS = 1;
-const RST_STREAM = 3;
-const SETTINGS = 4;
-const PING = 6;
-const GOAWAY = 7;
-const WINDOW_UPDATE = 8;
-const CONTINUATION = 9;
-const FLAG_END_STREAM = 0x1;
-const FLAG_ACK = 0x1;
-const FLAG_END_HEADERS = 0x4;
-const SETTINGS_ENABLE_PUSH = 0x2;
-const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
 const DEFAULT_WINDOW = 65_535;
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 /** `:path` as a literal without indexing, its name the static table's index 4. */

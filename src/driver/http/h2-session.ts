@@ -2,6 +2,30 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { H2BodySender } from './h2-bodies.ts';
 import { H2FrameWriter } from './h2-frames.ts';
+import {
+  DATA,
+  HEADERS,
+  RST_STREAM,
+  SETTINGS,
+  PUSH_PROMISE,
+  PING,
+  GOAWAY,
+  WINDOW_UPDATE,
+  CONTINUATION,
+  FLAG_END_STREAM,
+  FLAG_ACK,
+  FLAG_END_HEADERS,
+  FLAG_PADDED,
+  FLAG_PRIORITY,
+  SETTINGS_HEADER_TABLE_SIZE,
+  SETTINGS_MAX_CONCURRENT_STREAMS,
+  SETTINGS_INITIAL_WINDOW_SIZE,
+  SETTINGS_MAX_FRAME_SIZE,
+  NO_ERROR,
+  PROTOCOL_ERROR,
+  CANCEL,
+  COMPRESSION_ERROR,
+} from './h2-protocol.ts';
 import { HpackDecoder, HpackError } from './hpack.ts';
 
 /*
@@ -13,28 +37,6 @@ import { HpackDecoder, HpackError } from './hpack.ts';
  * usually, one HPACK byte.
  */
 
-const DATA = 0;
-const HEADERS = 1;
-const RST_STREAM = 3;
-const SETTINGS = 4;
-const PUSH_PROMISE = 5;
-const PING = 6;
-const GOAWAY = 7;
-const WINDOW_UPDATE = 8;
-const CONTINUATION = 9;
-const FLAG_END_STREAM = 0x1;
-const FLAG_ACK = 0x1;
-const FLAG_END_HEADERS = 0x4;
-const FLAG_PADDED = 0x8;
-const FLAG_PRIORITY = 0x20;
-const SETTINGS_HEADER_TABLE_SIZE = 0x1;
-const SETTINGS_MAX_CONCURRENT_STREAMS = 0x3;
-const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
-const SETTINGS_MAX_FRAME_SIZE = 0x5;
-const NO_ERROR = 0x0;
-const PROTOCOL_ERROR = 0x1;
-const CANCEL = 0x8;
-const COMPRESSION_ERROR = 0x9;
 /** What this side announces: the largest frame it reads (the default). */
 const MAX_FRAME_SIZE = 16_384;
 const MAX_WINDOW = 2 ** 31 - 1;
