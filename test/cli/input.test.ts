@@ -17,8 +17,8 @@ describe('guardTarget: loopback by default, a remote host only when named', () =
     );
   });
 
-  it('allows exactly the hosts named, in any spelling of the same address, and returns them to announce', () => {
-    expect(guardTarget('memcached://127.0.0.1:1,Cache.Example.com:2', ['cache.example.com'], '--target')).toEqual(['Cache.Example.com']);
+  it('allows exactly the hosts named, in any spelling of the same address, and returns them to announce as they are dialled', () => {
+    expect(guardTarget('memcached://127.0.0.1:1,Cache.Example.com:2', ['cache.example.com'], '--target')).toEqual(['cache.example.com']);
     expect(guardTarget('http://[0:0:0:0:0:0:a:1]:80', ['::a:1'], '--target')).toEqual(['::a:1']);
     expect(() => guardTarget('memcached://a.example.com:1,b.example.com:2', ['a.example.com'], '--target')).toThrow('b.example.com is not a loopback host');
     expect(remoteNotice(['10.1.2.3'])).toBe('stampede: sending traffic to remote host 10.1.2.3 (allowed by --allow-remote / STAMPEDE_ALLOW_REMOTE)\n');
