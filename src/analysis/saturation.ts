@@ -39,7 +39,7 @@ export function judgeTargetSaturation(result: RunResult, limits: GeneratorLimits
   const onTheWire = result.serviceTimeUs;
   const wiredRps = result.requests.ok > 0 ? answeredRps * (onTheWire.count / result.requests.ok) : 0;
   const concurrency = wiredRps * (onTheWire.mean / 1e6);
-  const slots = connectionSlots(result.driver.transport);
+  const slots = connectionPool(result.driver.transport)?.slots;
   const busy = slots === undefined ? 'every connection slot busy' : `connections × pipelining = ${formatCount(slots)}, all busy`;
   const text =
     `the target saturated at this concurrency: ${formatCount(g.waitedForConnection)} requests waited for a free connection (${busy}; ` +
@@ -76,17 +76,16 @@ function answeredPerSecond(result: RunResult): number {
   return result.durationMs > 0 ? (result.requests.ok * 1000) / result.durationMs : 0;
 }
 
-/** connections × pipelining of an HTTP transport, summed over its worker threads (each has its own pool). */
-export function connectionSlots(transport: TransportReport | undefined): number | undefined {
+/** An HTTP transport's pool, summed over its worker threads (each has its own): connections, and connections × pipelining. */
+export function connectionPool(transport: TransportReport | undefined): { connections: number; slots: number } | undefined {
   if (transport?.protocol !== 'http') return undefined;
-  const parts = transport.perWorker ?? [transport];
-  return parts.reduce((sum, t) => sum + (t.protocol === 'http' ? t.connections * t.pipelining : 0), 0);
-}
-
-/** Connections of an HTTP transport, summed over its worker threads. */
-export function testConnectionCount(transport: TransportReport | undefined): number | undefined {
-  if (transport?.protocol !== 'http') return undefined;
-  return (transport.perWorker ?? [transport]).reduce((sum, t) => sum + (t.protocol === 'http' ? t.connections : 0), 0);
+  const pool = { connections: 0, slots: 0 };
+  for (const t of transport.perWorker ?? [transport]) {
+    if (t.protocol !== 'http') continue;
+    pool.connections += t.connections;
+    pool.slots += t.connections * t.pipelining;
+  }
+  return pool;
 }
 
 function round1(x: number): number {

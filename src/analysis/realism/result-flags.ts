@@ -2,7 +2,7 @@ import { formatUs } from '../format.ts';
 import { parseGaugeKey, specOf } from '../../recorder/gauges.ts';
 import type { RunResult } from '../../recorder/result.ts';
 import { judgeGenerator } from '../generator.ts';
-import { judgeTargetSaturation, testConnectionCount } from '../saturation.ts';
+import { connectionPool, judgeTargetSaturation } from '../saturation.ts';
 import { formatCount, formatShare } from '../format.ts';
 import { ACHIEVED_FRACTION, DROPPED_INVALID_SHARE, FAST_ERRORS, HIT_RATIO_TOLERANCE, MIN_TAIL_SAMPLES, STABLE_TAIL_SAMPLES, SUSPICIOUS_HIT_RATIO } from '../limits.ts';
 import { INCIDENT } from './incidents.ts';
@@ -228,7 +228,7 @@ export const poolSmallerThanProduction: FlagRule = ({ profile, result }) => {
   if (!result || perClient === undefined || clients === undefined) return [];
   const judged = result.generator ? judgeGenerator(result.generator, profile.generator) : undefined;
   const saturation = judged?.saturated === false ? judgeTargetSaturation(result, profile.generator) : undefined;
-  const test = testConnectionCount(result.driver.transport);
+  const test = connectionPool(result.driver.transport)?.connections;
   const production = perClient * clients;
   if (!saturation || test === undefined || test >= production) return [];
   return [
