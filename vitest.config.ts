@@ -38,6 +38,8 @@ const INTEGRATION = [
   'test/readme/**/*.test.ts',
   // tsc on exported k6 scripts against @types/k6.
   'test/interop/k6/typecheck.test.ts',
+  // Hostile inputs (values, files, scripts, hosts, never-ending states, full disks), each through the real CLI.
+  'test/hostile/**/*.test.ts',
 ];
 
 export default defineConfig({
