@@ -7,7 +7,7 @@ import { qualify } from '../src/qualify/qualify.ts';
 import type { Qualification } from '../src/analysis/qualification.ts';
 import type { RunResult } from '../src/recorder/result.ts';
 import { renderQualificationReports } from '../src/report/qualification-report.ts';
-import { writeReports } from '../src/run-folder/index.ts';
+import { Outputs, writeReports } from '../src/run-folder/index.ts';
 import { compareRuns } from '../src/analysis/compare.ts';
 import { buildHistory } from '../src/analysis/history.ts';
 import { renderComparison } from '../src/report/compare-report.ts';
@@ -61,7 +61,9 @@ export async function buildExample(name: string, outRoot: string, profilesDir = 
     const q = await qualify(profile, { outDir: join(scratch, 'qualify'), ...EXAMPLE_STEP });
     const fixed: Qualification = { ...q, startedAt: FIXED_TIME, wall: { finishedAt: FIXED_TIME, elapsedMs: 0 } };
     writeFileSync(join(qualifyDir, 'qualification.json'), `${JSON.stringify(fixed, null, 2)}\n`);
-    writeReports(qualifyDir, renderQualificationReports(fixed));
+    const outputs = new Outputs();
+    writeReports(qualifyDir, renderQualificationReports(fixed), outputs);
+    outputs.throwIfLost();
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -92,7 +94,9 @@ export async function buildNightlyExample(outRoot: string, profilesDir = 'profil
       for (const dir of [join(scratch, night), join(out, night)]) {
         mkdirSync(dir, { recursive: true });
         writeFileSync(join(dir, 'qualification.json'), `${JSON.stringify(fixed, null, 2)}\n`);
-        writeReports(dir, renderQualificationReports(fixed));
+        const outputs = new Outputs();
+        writeReports(dir, renderQualificationReports(fixed), outputs);
+        outputs.throwIfLost();
       }
     }
     const { markdown, html } = renderHistory(buildHistory(findSnapshotDirs(scratch).map(loadSnapshot)));

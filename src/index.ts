@@ -17,6 +17,7 @@ export { analyseRun, type RunAnalysis } from './analysis/analyse-run.ts';
 export type { Verdict } from './analysis/verdict.ts';
 export type { RealismFlag } from './analysis/realism/types.ts';
 export { readIntervalLog, readRunFolder, type StoredRun } from './run-folder/index.ts';
+export { FilesLostError, Outputs, type LostFile } from './run-folder/outputs.ts';
 export { checkPlan, planFigures } from './analysis/plan-check.ts';
 export { PlanRefusedError, type PlanFigures } from './analysis/plan-refused.ts';
 export type { MergedSegment, RunResult, RunSegment } from './recorder/result.ts';

@@ -6,7 +6,7 @@ import { runProfile } from '../pipeline/run.ts';
 import { qualify } from '../qualify/qualify.ts';
 import { stepProfile } from '../qualify/step-profile.ts';
 import { renderQualificationReports } from '../report/qualification-report.ts';
-import { writeFileAtomic, writeJson, writeReports } from '../run-folder/index.ts';
+import { Outputs, writeReports } from '../run-folder/index.ts';
 import { calibratedTopology, topologyYaml } from './calibrated-topology.ts';
 import { CALIBRATION_TARGETS, calibrationVerdict, kneeRow, loadRow, worstChurn } from './compare.ts';
 import { CalibrationInputError } from './errors.ts';
@@ -28,6 +28,8 @@ export interface CalibrateOptions {
   signal?: AbortSignal | undefined;
   /** One line per stage (progress output). */
   onProgress?: (line: string) => void;
+  /** Where a file the disk refuses is recorded (see RunOptions.outputs); without it, FilesLostError names them at the end. */
+  outputs?: Outputs | undefined;
 }
 
 /** The files calibrate writes into its folder. */
@@ -47,6 +49,7 @@ export const CALIBRATION_FILES = {
  */
 export async function calibrate(options: CalibrateOptions): Promise<Calibration | undefined> {
   const progress = options.onProgress ?? (() => {});
+  const outputs = options.outputs ?? new Outputs();
   const real = readRealQualification(options.realDir);
   if (real.qualification.capacityRps <= 0) throw new CalibrationInputError(`${options.realDir} found no capacity (no step passed)`, 'qualify again from a lower rate (--start)');
   const template = readTemplate(options.topologyFile);
@@ -62,6 +65,7 @@ export async function calibrate(options: CalibrateOptions): Promise<Calibration 
     lowest,
     join(options.outDir, 'model-probe'),
     options.signal,
+    outputs,
   );
   if (probe === undefined) return undefined;
   const residual = (us: number) => Math.max(0, us - probe.p50Us);
@@ -72,7 +76,7 @@ export async function calibrate(options: CalibrateOptions): Promise<Calibration 
     networkDelayUs: fit.lowLoad.quantilesUs.map(residual),
   };
   const calibrated = calibratedTopology(template, fitted);
-  writeFileAtomic(topologyFile, topologyYaml(calibrated.raw, [`Calibrated by stampede calibrate from ${options.realDir} and ${options.topologyFile}.`, ...fittedLines(fitted)]));
+  outputs.write(topologyFile, topologyYaml(calibrated.raw, [`Calibrated by stampede calibrate from ${options.realDir} and ${options.topologyFile}.`, ...fittedLines(fitted)]));
   const profile = modelProfile(real.profile, calibrated.topology, topologyFile);
 
   const modelCurve: CurvePoint[] = [];
@@ -80,13 +84,13 @@ export async function calibrate(options: CalibrateOptions): Promise<Calibration 
   for (const step of real.steps) {
     progress(`model at the service's step ${step.askedRps} rps`);
     const dir = join(CALIBRATION_FILES.modelSteps, basename(step.dir));
-    const run = await runModelStep(profile, real, step, join(options.outDir, dir), options.signal);
+    const run = await runModelStep(profile, real, step, join(options.outDir, dir), options.signal, outputs);
     if (run === undefined) return undefined;
     modelCurve.push({ rps: step.askedRps, p99Us: run.p99Us });
     stepDirs.push(dir);
   }
   progress('qualifying the calibrated model');
-  const modelQualification = await qualifyModel(profile, real, join(options.outDir, CALIBRATION_FILES.modelQualification), options.signal);
+  const modelQualification = await qualifyModel(profile, real, join(options.outDir, CALIBRATION_FILES.modelQualification), options.signal, outputs);
   if (modelQualification === undefined) return undefined;
 
   const realCurve = real.steps.map((s) => ({ rps: s.askedRps, p99Us: s.latencyUs.p99 }));
@@ -113,8 +117,9 @@ export async function calibrate(options: CalibrateOptions): Promise<Calibration 
     model: { qualificationDir: CALIBRATION_FILES.modelQualification, stepDirs },
     curves: { real: realCurve, model: modelCurve },
   };
-  writeJson(join(options.outDir, CALIBRATION_FILES.json), calibration);
-  writeFileAtomic(join(options.outDir, CALIBRATION_FILES.markdown), renderCalibrationMarkdown(calibration));
+  outputs.writeJson(join(options.outDir, CALIBRATION_FILES.json), calibration);
+  outputs.write(join(options.outDir, CALIBRATION_FILES.markdown), renderCalibrationMarkdown(calibration));
+  if (options.outputs === undefined) outputs.throwIfLost();
   return calibration;
 }
 
@@ -125,9 +130,9 @@ function modelProfile(profile: Profile, topology: Topology, topologyFile: string
 }
 
 /** The model at a service step's rate, duration and warm-up; undefined when interrupted. */
-async function runModelStep(profile: Profile, real: RealQualification, step: RealStep, outDir: string, signal: AbortSignal | undefined) {
+async function runModelStep(profile: Profile, real: RealQualification, step: RealStep, outDir: string, signal: AbortSignal | undefined, outputs: Outputs) {
   const shaped = stepProfile(profile, step.askedRps, { stepUs: step.durationMs * 1000, warmupUs: real.qualification.step.warmupMs * 1000 });
-  const { result } = await runProfile(shaped, { outDir, target: 'model', reports: false, force: true, ...(signal && { signal }) });
+  const { result } = await runProfile(shaped, { outDir, target: 'model', reports: false, force: true, outputs, ...(signal && { signal }) });
   return result.interrupted ? undefined : { p50Us: result.latencyUs.p50, p99Us: result.latencyUs.p99 };
 }
 
@@ -135,7 +140,7 @@ async function runModelStep(profile: Profile, real: RealQualification, step: Rea
  * qualify on the model with the service's search: its first rate, its growth (the ratio of its
  * first two steps), its number of steps, its repeats and its step shape. Writes the qualification's reports.
  */
-async function qualifyModel(profile: Profile, real: RealQualification, outDir: string, signal: AbortSignal | undefined) {
+async function qualifyModel(profile: Profile, real: RealQualification, outDir: string, signal: AbortSignal | undefined, outputs: Outputs) {
   const run = real.qualification.steps;
   // The first step that grew from the first rate (a re-run of the first step may come between them; older files name no purpose).
   const grown = run.find((s) => s.purpose === 'grow') ?? run[1];
@@ -150,9 +155,10 @@ async function qualifyModel(profile: Profile, real: RealQualification, outDir: s
     maxSteps: run.length,
     // Qualifications from before repeats ran each rate once.
     repeats: real.qualification.search?.repeats ?? 1,
+    outputs,
     ...(signal && { signal }),
   });
   if (q.interrupted) return undefined;
-  writeReports(outDir, renderQualificationReports(q));
+  writeReports(outDir, renderQualificationReports(q), outputs);
   return q;
 }

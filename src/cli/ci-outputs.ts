@@ -1,37 +1,37 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { Qualification } from '../analysis/qualification.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { type CiOutcome, junitXml, qualificationOutcome, runOutcome, stepSummary } from '../report/ci.ts';
-import { makeFolders } from '../run-folder/index.ts';
+import { makeFolders, type Outputs } from '../run-folder/index.ts';
 import { redact } from '../run-folder/redaction.ts';
 import { commandLineError } from './input.ts';
 
 /**
  * The outcome where CI reads it: JUnit XML at `--junit FILE` (its folder created), and a Markdown
- * block appended to the file $GITHUB_STEP_SUMMARY names, when that variable is set. Both outside a
- * run folder, so redacted here (run-folder/redaction.ts).
+ * block appended to the file $GITHUB_STEP_SUMMARY names, when that variable is set. Both through
+ * `outputs` (a full disk is a lost file, exit 3); the summary, appended outside a run folder, is
+ * redacted here (run-folder/redaction.ts).
  */
-export function writeCiOutputs(outcome: CiOutcome, junitFile: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
+export function writeCiOutputs(outcome: CiOutcome, junitFile: string | undefined, outputs: Outputs, env: NodeJS.ProcessEnv = process.env): void {
   if (junitFile !== undefined) {
     try {
       makeFolders(dirname(junitFile));
-      writeFileSync(junitFile, redact(junitXml(outcome)));
+      outputs.write(junitFile, junitXml(outcome));
     } catch (error) {
       throw commandLineError('--junit', `cannot write ${junitFile}: ${(error as Error).message}`, 'a file path in a writable folder, e.g. --junit reports/junit.xml');
     }
   }
   const summaryFile = env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) appendFileSync(summaryFile, redact(`${stepSummary(outcome)}\n`));
+  if (summaryFile) outputs.append(summaryFile, redact(`${stepSummary(outcome)}\n`));
 }
 
 /** A run's CI outputs (`stampede run`). */
-export function writeRunCiOutputs(run: { result: RunResult; analysis: RunAnalysis; dir: string }, junitFile: string | undefined): void {
-  writeCiOutputs(runOutcome(run.result, run.analysis, run.dir), junitFile);
+export function writeRunCiOutputs(run: { result: RunResult; analysis: RunAnalysis; dir: string }, junitFile: string | undefined, outputs: Outputs): void {
+  writeCiOutputs(runOutcome(run.result, run.analysis, run.dir), junitFile, outputs);
 }
 
 /** A qualification's CI outputs (`stampede qualify`). */
-export function writeQualificationCiOutputs(q: Qualification, dir: string, junitFile: string | undefined): void {
-  writeCiOutputs(qualificationOutcome(q, dir), junitFile);
+export function writeQualificationCiOutputs(q: Qualification, dir: string, junitFile: string | undefined, outputs: Outputs): void {
+  writeCiOutputs(qualificationOutcome(q, dir), junitFile, outputs);
 }

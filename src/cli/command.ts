@@ -1,4 +1,5 @@
 import type { ArgumentsCamelCase, Argv } from 'yargs';
+import type { Outputs } from '../run-folder/outputs.ts';
 
 /**
  * One CLI command: its yargs definition and what it does. `run` returns the exit code; main.ts adapts
@@ -14,9 +15,10 @@ export interface StampedeCommand<A> {
   builder(yargs: Argv): Argv<A>;
   /**
    * `signal` aborts on SIGINT or SIGTERM: the command stops its traffic and writes what it has; the
-   * exit code then becomes 130 or 143 (main.ts).
+   * exit code then becomes 130 or 143 (main.ts). Every file the command writes goes through
+   * `outputs`: one the disk refuses is recorded there, named in the last line, and makes the exit code 3.
    */
-  run(args: ArgumentsCamelCase<A>, signal: AbortSignal): Promise<number>;
+  run(args: ArgumentsCamelCase<A>, signal: AbortSignal, outputs: Outputs): Promise<number>;
   /** The command stops on a signal as its normal end (serve): no interruption handling, no 130/143. */
   ownsSignals?: true;
 }

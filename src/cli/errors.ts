@@ -2,6 +2,7 @@ import { PlanRefusedError } from '../analysis/plan-refused.ts';
 import { RunStartError, TimelineRefusedError } from '../driver/errors.ts';
 import { ProfileError, formatProfileError } from '../profile/issues.ts';
 import { TargetError } from '../profile/target.ts';
+import { FilesLostError } from '../run-folder/outputs.ts';
 import { ArtifactWriteError } from '../run-folder/write-errors.ts';
 import { ExitCode } from './exit-codes.ts';
 
@@ -39,8 +40,8 @@ export function exitCodeFor(error: unknown, stderr: (text: string) => void, debu
     stderr(`stampede: could not start: ${oneLine(error.message)}\n`);
     return ExitCode.CouldNotStart;
   }
-  // A full or read-only disk is the machine's state, not a bug: the file, the reason, what was kept.
-  if (error instanceof ArtifactWriteError) {
+  // A full or read-only disk is the machine's state, not a bug: the file and the reason.
+  if (error instanceof ArtifactWriteError || error instanceof FilesLostError) {
     stderr(`stampede: ${error.message}\n`);
     return ExitCode.CouldNotStart;
   }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import yargs, { type Argv, type CommandModule } from 'yargs';
+import { Outputs } from '../run-folder/outputs.ts';
 import type { StampedeCommand } from './command.ts';
 import { calibrate } from './commands/calibrate.ts';
 import { compare } from './commands/compare.ts';
@@ -18,6 +19,7 @@ import { validate } from './commands/validate.ts';
 import { CommandLineError, exitCodeFor } from './errors.ts';
 import { checkOptionValues, type DeclaredOptions, describeParseFailure } from './options.ts';
 import { ExitCode } from './exit-codes.ts';
+import { settleOutputs, watchStandardOutput } from './outputs.ts';
 import { catchInterruptions } from './signals.ts';
 import { redactTerminal } from './terminal-redaction.ts';
 
@@ -28,23 +30,29 @@ const COMMANDS: readonly { command: string }[] = COMMANDS_WITH_BUILDERS;
 /** Parses argv, runs one command, returns the exit code. Errors become codes in one place: errors.ts. */
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = ExitCode.Ok;
-  const setExit = (code: number) => (exitCode = code);
+  let bySignal = false;
+  const setExit = (code: number, signalled = false) => {
+    exitCode = code;
+    bySignal = signalled;
+  };
+  const outputs = new Outputs();
+  const checkStandardOutput = watchStandardOutput(outputs);
   const cli = yargs(argv)
     .scriptName('stampede')
-    .command(adapt(run, setExit, argv))
-    .command(adapt(validate, setExit, argv))
-    .command(adapt(lint, setExit, argv))
-    .command(adapt(qualify, setExit, argv))
-    .command(adapt(calibrate, setExit, argv))
-    .command(adapt(sweep, setExit, argv))
-    .command(adapt(merge, setExit, argv))
-    .command(adapt(k8s, setExit, argv))
-    .command(adapt(report, setExit, argv))
-    .command(adapt(compare, setExit, argv))
-    .command(adapt(history, setExit, argv))
-    .command(adapt(serve, setExit, argv))
-    .command(adapt(schema, setExit, argv))
-    .command(adapt(exportCommand, setExit, argv))
+    .command(adapt(run, setExit, argv, outputs))
+    .command(adapt(validate, setExit, argv, outputs))
+    .command(adapt(lint, setExit, argv, outputs))
+    .command(adapt(qualify, setExit, argv, outputs))
+    .command(adapt(calibrate, setExit, argv, outputs))
+    .command(adapt(sweep, setExit, argv, outputs))
+    .command(adapt(merge, setExit, argv, outputs))
+    .command(adapt(k8s, setExit, argv, outputs))
+    .command(adapt(report, setExit, argv, outputs))
+    .command(adapt(compare, setExit, argv, outputs))
+    .command(adapt(history, setExit, argv, outputs))
+    .command(adapt(serve, setExit, argv, outputs))
+    .command(adapt(schema, setExit, argv, outputs))
+    .command(adapt(exportCommand, setExit, argv, outputs))
     .completion('completion', 'print a bash/zsh completion script (stampede completion >> ~/.bashrc)')
     // Options from STAMPEDE_* variables (STAMPEDE_TARGET, STAMPEDE_MAX_STEPS, …): the command line wins over them, and
     // they over the profile. Each command takes the ones naming its options and sets the others aside (adapt).
@@ -62,17 +70,22 @@ export async function main(argv: string[]): Promise<number> {
     });
   const restoreTerminal = redactTerminal();
   for (const name of variablesNoCommandTakes(process.env)) process.stderr.write(`stampede: ${name} names no option of any command: ignored (a typo?)\n`);
+  const stderr = (text: string) => void process.stderr.write(text);
   try {
     await cli.parseAsync();
   } catch (error) {
-    return exitCodeFor(error, (text) => process.stderr.write(text), Boolean(process.env.STAMPEDE_DEBUG) || argv.includes('--debug'));
+    exitCode = exitCodeFor(error, stderr, Boolean(process.env.STAMPEDE_DEBUG) || argv.includes('--debug'));
   } finally {
+    checkStandardOutput();
+    exitCode = settleOutputs(outputs, exitCode, bySignal, stderr);
     restoreTerminal();
   }
   return exitCode;
 }
 
-function adapt<A>(command: StampedeCommand<A>, setExit: (code: number) => void, argv: readonly string[]): CommandModule<object, A> {
+type SetExit = (code: number, bySignal?: boolean) => void;
+
+function adapt<A>(command: StampedeCommand<A>, setExit: SetExit, argv: readonly string[], outputs: Outputs): CommandModule<object, A> {
   const positionals = new Set([...command.command.matchAll(/[<[]([\w-]+)[>\]]/g)].map((m) => m[1]!));
   let declared: DeclaredOptions = { array: [], boolean: [] };
   return {
@@ -92,11 +105,11 @@ function adapt<A>(command: StampedeCommand<A>, setExit: (code: number) => void, 
     handler: async (args) => {
       const options = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([key]) => !positionals.has(key)));
       checkOptionValues(options, declared, argv);
-      if (command.ownsSignals) return void setExit(await command.run(args, new AbortController().signal));
+      if (command.ownsSignals) return void setExit(await command.run(args, new AbortController().signal, outputs));
       const interruption = catchInterruptions((text) => process.stderr.write(text));
       try {
-        const code = await command.run(args, interruption.signal);
-        setExit(interruption.exitCode ?? code);
+        const code = await command.run(args, interruption.signal, outputs);
+        setExit(interruption.exitCode ?? code, interruption.exitCode !== undefined);
       } finally {
         interruption.dispose();
       }
@@ -105,7 +118,7 @@ function adapt<A>(command: StampedeCommand<A>, setExit: (code: number) => void, 
 }
 
 const EPILOGUE = [
-  'Exit codes: 0 PASS (or no SLO) · 1 FAIL, INVALID or a regression · 2 bad input (profile, override, option) · 3 could not start · 4 the model diverged · 70 internal error (a bug; --debug for the stack) · 130 interrupted.',
+  'Exit codes: 0 PASS (or no SLO) · 1 FAIL, INVALID or a regression · 2 bad input (profile, override, option) · 3 could not start, or a file not saved (named in the last line) · 4 the model diverged · 70 internal error (a bug; --debug for the stack) · 130 interrupted.',
   'Options also come from STAMPEDE_* variables (--max-steps from STAMPEDE_MAX_STEPS): the command line wins over them, they over the profile.',
 ].join('\n\n');
 

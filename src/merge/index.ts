@@ -6,7 +6,7 @@ import { mergeRecorderParts } from '../recorder/merge.ts';
 import { buildResult, type MergedSegment, type RunResult } from '../recorder/result.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { renderSummary } from '../report/summary.ts';
-import { createRunDir, openIntervalLog, openLatencyLog, writeRunFolder } from '../run-folder/index.ts';
+import { createRunDir, openIntervalLog, openLatencyLog, Outputs, writeRunFolder } from '../run-folder/index.ts';
 import { createSchedule } from '../schedule/index.ts';
 import { SegmentMergeError } from './errors.ts';
 import { mergeSegmentIntervals } from './intervals.ts';
@@ -19,6 +19,8 @@ export interface MergeOptions {
   outDir: string;
   /** Skip report.md / report.html. */
   reports?: boolean;
+  /** Where a file the disk refuses is recorded (see RunOptions.outputs); without it, FilesLostError names them at the end. */
+  outputs?: Outputs | undefined;
 }
 
 export interface MergeOutcome {
@@ -65,8 +67,9 @@ export async function mergeRuns(dirs: readonly string[], options: MergeOptions):
   } finally {
     await Promise.all([hlog.close(), intervalLog.close()]);
   }
-  const failure = hlog.failure ?? intervalLog.failure;
-  if (failure) throw failure;
+  const outputs = options.outputs ?? new Outputs();
+  // The merged result is added up in memory, not read back from the logs it writes: it goes on without them.
+  for (const log of [hlog, intervalLog]) if (log.failure) outputs.lose(log.path, `${log.failure.reason}: cut after its last whole interval`);
   mergeRecorderParts(
     recorder,
     results.map((r) => partOfResult(r, plan)),
@@ -84,9 +87,10 @@ export async function mergeRuns(dirs: readonly string[], options: MergeOptions):
   const result: RunResult = { ...built, merged: { segments: segments.map(mergedSegment) } };
   const analysis = analyseRun(result, profile, { plan });
   const summary = `${renderSummary(result, analysis)}${mergedNote(segments)}`;
-  writeRunFolder(dir, { result, analysis, profile, summary });
-  if (options.reports !== false) await renderReportsInto(dir, result, analysis);
-  return { result, analysis, summary, dir };
+  const written = writeRunFolder(dir, { result, analysis, profile, summary }, outputs);
+  if (options.reports !== false) await renderReportsInto(dir, written, analysis, outputs);
+  if (options.outputs === undefined) outputs.throwIfLost();
+  return { result: written, analysis, summary, dir };
 }
 
 function mergedSegment({ dir, result, segment }: SegmentRun): MergedSegment {

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyseRun, type RunAnalysis } from '../analysis/analyse-run.ts';
 import { checkPlan } from '../analysis/plan-check.ts';
@@ -16,15 +16,16 @@ import { gaugeCatalog, type GaugeCatalog } from '../recorder/gauges.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { renderSummary } from '../report/summary.ts';
 import {
-  ArtifactWriteError,
+  type ArtifactWriteError,
   createNewRunDir,
   createRunDir,
   defaultRunDir,
-  keptRunFiles,
   openIntervalLog,
   openLatencyLog,
+  Outputs,
   readLatencyLogOf,
   readRunFolder,
+  type RenderedReports,
   RUN_FILES,
   writeAnalysis,
   writeReports,
@@ -62,6 +63,13 @@ export interface RunOptions {
   allowExec?: boolean | undefined;
   /** Told the timeline's steps, one line each, once it is checked and before any traffic. */
   onTimeline?: ((lines: string[]) => void) | undefined;
+  /**
+   * Where a file the disk refuses is recorded (the CLI names them all and exits 3). Without it, the
+   * run still writes every file it can, then throws FilesLostError naming those it could not.
+   */
+  outputs?: Outputs | undefined;
+  /** Files outside the run folder that give way to its result.json on a full disk (a qualification's earlier steps' reports), least needed first. */
+  expendable?: readonly string[] | undefined;
 }
 
 export interface RunOutcome {
@@ -74,8 +82,8 @@ export interface RunOutcome {
 /**
  * profile → schedule → plan check → driver → recorder → result → analysis → run folder. A plan over
  * the profile's limits is refused before any traffic or folder (PlanRefusedError) unless `force`.
- * Whatever the driver measured is written, also when the run was interrupted; result.json first. A disk that stops taking the interval logs stops the run (as an interruption would) and,
- * once whatever fits is written, throws the ArtifactWriteError that names the log and what was kept.
+ * Whatever the driver measured is written, also when the run was interrupted; result.json first. A disk that stops taking the interval logs stops the run (as an interruption would);
+ * every file is still tried, and each the disk refused (or that gave way to result.json) is recorded in `outputs`.
  */
 export async function runProfile(profile: Profile, options: RunOptions = {}): Promise<RunOutcome> {
   const target = options.target ?? profile.target;
@@ -124,18 +132,19 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
     options.signal?.removeEventListener('abort', stopRun);
     await Promise.all([hlog.close(), intervalLog.close()]);
   }
+  const outputs = options.outputs ?? new Outputs();
+  for (const log of [hlog, intervalLog]) if (log.failure) outputs.lose(log.path, logCut(log.failure, result.interrupted));
   const analysis = analyseRun(result, profile, { plan: schedule.plan });
   const summary = renderSummary(result, analysis);
-  writeRunFolder(dir, { result, analysis, profile, summary });
-  const failure = hlog.failure ?? intervalLog.failure;
-  // A disk that refused a log is full or read-only: the reports would only fail after it.
-  if (options.reports !== false && !failure) await renderReportsInto(dir, result, analysis);
-  if (failure) {
-    const kept = keptRunFiles(dir);
-    const log = kept.includes(RUN_FILES.latencyLog) ? 'its whole intervals are kept' : 'it was then removed to make room for result.json';
-    throw failure.keeping(kept, `the run was stopped there (${log})`);
-  }
-  return { result, analysis, summary, dir };
+  const written = writeRunFolder(dir, { result, analysis, profile, summary }, outputs, options.expendable);
+  if (options.reports !== false) await renderReportsInto(dir, written, analysis, outputs);
+  if (options.outputs === undefined) outputs.throwIfLost();
+  return { result: written, analysis, summary, dir };
+}
+
+/** Why a streamed log is not whole: the disk refused it, it keeps the intervals before, and (unless the run was ending anyway) the run stopped there. */
+function logCut(failure: ArtifactWriteError, stopped: boolean): string {
+  return `${failure.reason}: cut after its last whole interval${stopped ? ' and the run stopped there' : ''}`;
 }
 
 /**
@@ -176,31 +185,29 @@ async function discardUnstartedRun(dir: string, logs: { close(): Promise<void> }
 }
 
 /**
- * report.md and report.html of a run; the renderer (and its chart library) loads only here. The
- * interval log is read as it streams, already merged to the heatmap's columns.
+ * report.md and report.html of a run, returned as written through `outputs`; the renderer (and its
+ * chart library) loads only here. The interval log is read as it streams, already merged to the
+ * heatmap's columns.
  */
-export async function renderReportsInto(dir: string, result: RunResult, analysis: RunAnalysis): Promise<void> {
+export async function renderReportsInto(dir: string, result: RunResult, analysis: RunAnalysis, outputs: Outputs): Promise<RenderedReports> {
   const { renderRunReports, HEATMAP_COLUMNS } = await import('../report/run-reports.ts');
   const latencyLog = await readLatencyLogOf(dir, Math.max(1, Math.ceil(result.intervals.count / HEATMAP_COLUMNS)));
-  try {
-    writeReports(dir, renderRunReports({ result, analysis, latencyLog }));
-  } catch (error) {
-    throw error instanceof ArtifactWriteError ? error.keeping(keptRunFiles(dir)) : error;
-  }
+  const reports = renderRunReports({ result, analysis, latencyLog });
+  writeReports(dir, reports, outputs);
+  return reports;
 }
 
 /**
  * A stored run's reports again (`stampede report <dir>`); a folder from before analysis.json is
  * judged now from its result and profile, and gets one. Returns report.md.
  */
-export async function rerenderRun(dir: string): Promise<string> {
+export async function rerenderRun(dir: string, outputs: Outputs): Promise<string> {
   const stored = readRunFolder(dir);
   let analysis = stored.analysis;
   if (!analysis) {
     if (!stored.profile) throw new Error(`${dir}: no analysis.json or profile.json to judge the run by`);
     analysis = analyseRun(stored.result, stored.profile);
-    writeAnalysis(dir, analysis);
+    writeAnalysis(dir, analysis, outputs);
   }
-  await renderReportsInto(dir, stored.result, analysis);
-  return readFileSync(join(dir, RUN_FILES.reportMarkdown), 'utf8');
+  return (await renderReportsInto(dir, stored.result, analysis, outputs)).markdown;
 }

@@ -7,7 +7,7 @@ import { STABLE_TAIL_SAMPLES } from '../analysis/limits.ts';
 import { QUALIFICATION_SCHEMA, type CapacityAnalysis, type Qualification, type SearchSummary, type StepOutcome } from '../analysis/qualification.ts';
 import { qualificationVerdict } from '../analysis/qualification-verdict.ts';
 import { runProfile, type RunOptions } from '../pipeline/run.ts';
-import { createRunDir, writeJson } from '../run-folder/index.ts';
+import { createRunDir, jsonText, Outputs, runRenderings } from '../run-folder/index.ts';
 import type { Profile } from '../profile/types.ts';
 import { requireTopologyFor } from '../profile/topology-required.ts';
 import { realismFlags } from '../analysis/realism/index.ts';
@@ -36,6 +36,8 @@ export interface QualifyOptions extends StepShape, Partial<SearchOptions> {
   force?: boolean | undefined;
   /** Where `${NAME}` in http request templates is read from (see RunOptions.env). */
   env?: RunOptions['env'];
+  /** Where a file the disk refuses is recorded (see RunOptions.outputs); without it, FilesLostError names them at the end. */
+  outputs?: Outputs | undefined;
 }
 
 /** A step is stretched up to this many times its duration to collect enough samples. */
@@ -91,7 +93,8 @@ export function stepOutcome(result: RunResult, analysis: RunAnalysis, dir: strin
 /**
  * Qualifies a profile: runs steps of rising offered rate (each its own run folder under
  * `<outDir>/steps/`), stops when the search is done, and writes qualification.json. The expected
- * peak is production.peakRps, else the profile's own peak rate.
+ * peak is production.peakRps, else the profile's own peak rate. A step whose files the disk would
+ * not all take stops the search there, as a signal would: the next steps could not be kept either.
  */
 export async function qualify(profile: Profile, options: QualifyOptions): Promise<Qualification> {
   requireTopologyFor(profile, options.target ?? profile.target);
@@ -102,9 +105,11 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
   const steps: StepOutcome[] = [];
   const results: RunResult[] = [];
   createRunDir(options.outDir);
+  const outputs = options.outputs ?? new Outputs();
+  const lostBefore = outputs.lost.length;
   let move: SearchMove = nextStep(steps, search);
   let stoppedByLimits: string | undefined;
-  while ('rps' in move && !options.signal?.aborted) {
+  while ('rps' in move && !options.signal?.aborted && outputs.lost.length === lostBefore) {
     const rate = move.rps;
     const again = move.purpose === 'repeat' || move.purpose === 'rerun' ? `-${move.purpose}` : '';
     const dir = join('steps', `${String(steps.length + 1).padStart(2, '0')}-${rate}rps${again}`);
@@ -120,6 +125,9 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
       ...(options.driver && { driver: options.driver }),
       onInterval: options.onInterval,
       env: options.env,
+      outputs,
+      // What the search measured before comes first: the earlier steps' reports give way to this step's result.json.
+      expendable: steps.flatMap((s) => runRenderings(join(options.outDir, s.dir))),
       // Checked just above, so that a step over the limits ends the search instead of the qualification.
       force: true,
     });
@@ -137,7 +145,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
   // Stopped by a signal with steps still to run, or with a step cut short: only the complete steps are judged.
   const interrupted = ('rps' in move && stoppedByLimits === undefined) || steps.some((s) => s.interrupted);
   const analysis = analyseCapacity(steps, expectedPeakRps, profile.production?.dataCentres);
-  const stopped = stoppedByLimits ?? ('stop' in move ? move.stop : 'interrupted: stopped by a signal before the search was done');
+  const stopped = stoppedByLimits ?? ('stop' in move ? move.stop : interruptedBy(outputs.lost.length > lostBefore ? steps.length : undefined));
   const summary = searchSummary(steps, search, stopped);
   // Warm-up and run-length flags judge the steps as run, so the profile rules see a step's shape.
   const asRun = { ...stepProfile(profile, expectedPeakRps, options), target: options.target ?? profile.target };
@@ -168,8 +176,17 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
     startedAt: startedAt.toISOString(),
     wall: { finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() },
   };
-  writeJson(join(options.outDir, 'qualification.json'), qualification);
+  // The qualification's own file first: the steps' reports give way to it.
+  const renderings = steps.flatMap((s) => runRenderings(join(options.outDir, s.dir)));
+  outputs.writeMakingRoom(join(options.outDir, 'qualification.json'), () => jsonText(qualification), renderings);
+  if (options.outputs === undefined) outputs.throwIfLost();
   return qualification;
+}
+
+/** Why a search stopped before it was done: a signal, or the step (1-based) whose files the disk would not all take. */
+function interruptedBy(lostAtStep: number | undefined): string {
+  if (lostAtStep === undefined) return 'interrupted: stopped by a signal before the search was done';
+  return `interrupted: the disk did not take all of step ${lostAtStep}’s files, so the search stopped there`;
 }
 
 /**

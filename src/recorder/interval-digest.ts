@@ -44,8 +44,8 @@ export interface GaugeStats {
 
 /** What result.json keeps of the intervals: bounded, however long the run. */
 export interface IntervalsSummary {
-  /** Every interval, in order: INTERVALS_FILE in the run folder. */
-  file: typeof INTERVALS_FILE;
+  /** Every interval, in order: INTERVALS_FILE in the run folder; absent when that file is not whole (the disk cut it, or it gave way to result.json). */
+  file?: typeof INTERVALS_FILE;
   count: number;
   intervalMs: number;
   /** The chart series: each point covers `spanMs` (the interval, or a power of two of them). */

@@ -81,6 +81,12 @@ export interface RunResult {
   segment?: RunSegment;
   /** A run merged from its segments (`stampede merge`): each segment as it ran. */
   merged?: { segments: MergedSegment[] };
+  /**
+   * The logs beside result.json that are whole (latency.hlog, intervals.jsonl), set as the run folder
+   * is written: a log the disk cut short, or removed to make room for result.json, is not named.
+   * Absent in results written before it existed.
+   */
+  files?: string[];
 }
 
 export interface RunSegment {

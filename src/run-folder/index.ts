@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
@@ -6,12 +6,13 @@ import type { Profile } from '../profile/types.ts';
 import { readLatencyLogColumns, type LoggedInterval } from '../recorder/latency-log.ts';
 import { INTERVALS_FILE, type IntervalResult } from '../recorder/interval-digest.ts';
 import { upgradeResult, type RunResult } from '../recorder/result.ts';
-import { LogStream, writeFileAtomic } from './atomic.ts';
+import { LogStream } from './atomic.ts';
+import { jsonText, type Outputs } from './outputs.ts';
 import { profileFromJson, profileToJson } from './profile-json.ts';
-import { ArtifactWriteError, asWriteError, isOutOfSpace } from './write-errors.ts';
+import { ArtifactWriteError, asWriteError } from './write-errors.ts';
 
-export { writeFileAtomic } from './atomic.ts';
 export { ArtifactWriteError } from './write-errors.ts';
+export { FilesLostError, jsonText, Outputs, type LostFile } from './outputs.ts';
 
 /*
  * A run folder, the one place that knows its layout. result.json (what was measured) is written
@@ -109,11 +110,6 @@ export function openLatencyLog(dir: string, onFailure?: (failure: ArtifactWriteE
   return new LogStream(join(dir, RUN_FILES.latencyLog), onFailure, mode);
 }
 
-/** The run folder's files on disk now, in RUN_FILES order: what a failed write kept. */
-export function keptRunFiles(dir: string): string[] {
-  return Object.values(RUN_FILES).filter((name) => existsSync(join(dir, name)));
-}
-
 /** Every interval, one JSON line each, streamed while the run lasts. */
 export function openIntervalLog(dir: string, onFailure?: (failure: ArtifactWriteError) => void, mode: LogMode = 'sync'): LogStream {
   return new LogStream(join(dir, RUN_FILES.intervals), onFailure, mode);
@@ -141,55 +137,53 @@ export interface RunFolderContents {
 }
 
 /**
- * result.json first: on a full disk, the interval log gives way to it (a log without its result
- * cannot be reported on; a result without its log can). A file the disk refuses throws an
- * ArtifactWriteError that lists what the folder kept.
+ * The streamed logs, most expendable first: when result.json does not fit, they give way to it (a
+ * log without its result cannot be reported on; a result without its logs can). latency.hlog goes
+ * first: it is the larger (every slice's histogram per interval) and frees the most.
  */
-export function writeRunFolder(dir: string, contents: RunFolderContents): void {
-  try {
-    writeResult(dir, contents.result);
-    writeFolderRest(dir, contents);
-  } catch (error) {
-    throw error instanceof ArtifactWriteError ? error.keeping(keptRunFiles(dir)) : error;
-  }
+const RUN_LOGS = [RUN_FILES.latencyLog, RUN_FILES.intervals] as const;
+
+/**
+ * result.json first, then the rest, each through `outputs` (a file the disk refuses is recorded
+ * there, and the others are still written). On a full disk, `expendable` files outside the folder
+ * (a qualification's earlier steps' reports), then the folder's own logs, give way to result.json.
+ * Returns the result as written: its `files` name the logs beside it that are whole — a log the disk
+ * cut, or that gave way, is not named, and nothing is removed after result.json is written, so it
+ * never names a file that is not there.
+ */
+export function writeRunFolder(dir: string, contents: RunFolderContents, outputs: Outputs, expendable: readonly string[] = []): RunResult {
+  let written = contents.result;
+  outputs.writeMakingRoom(join(dir, RUN_FILES.result), () => jsonText((written = withWholeLogs(contents.result, dir, outputs))), [
+    ...expendable,
+    ...RUN_LOGS.map((name) => join(dir, name)),
+  ]);
+  outputs.writeJson(join(dir, RUN_FILES.analysis), contents.analysis);
+  outputs.write(join(dir, RUN_FILES.profile), profileToJson(contents.profile));
+  outputs.write(join(dir, RUN_FILES.summary), contents.summary);
+  if (contents.reports) writeReports(dir, contents.reports, outputs);
+  return written;
 }
 
-function writeResult(dir: string, result: RunResult): void {
-  const path = join(dir, RUN_FILES.result);
-  try {
-    writeJson(path, result);
-  } catch (error) {
-    // The streamed logs give way to result.json, which carries the run's totals and its interval digest.
-    const logs = [RUN_FILES.latencyLog, RUN_FILES.intervals].filter((name) => existsSync(join(dir, name)));
-    if (!(error instanceof ArtifactWriteError) || !isOutOfSpace(error) || logs.length === 0) throw error;
-    for (const name of logs) rmSync(join(dir, name), { force: true });
-    try {
-      writeJson(path, result);
-    } catch (again) {
-      throw again instanceof ArtifactWriteError ? again.keeping([], `${logs.join(' and ')} ${logs.length > 1 ? 'were' : 'was'} removed to make room, in vain`) : again;
-    }
-  }
+/** The result naming the logs in `dir` that are whole now (`intervals.file` only when intervals.jsonl is one of them). */
+function withWholeLogs(result: RunResult, dir: string, outputs: Outputs): RunResult {
+  const files = RUN_LOGS.filter((name) => existsSync(join(dir, name)) && !outputs.isLost(join(dir, name)));
+  const { file: _named, ...intervals } = result.intervals;
+  return { ...result, intervals: files.includes(RUN_FILES.intervals) ? { file: RUN_FILES.intervals, ...intervals } : intervals, files };
 }
 
-function writeFolderRest(dir: string, contents: RunFolderContents): void {
-  writeJson(join(dir, RUN_FILES.analysis), contents.analysis);
-  writeFileAtomic(join(dir, RUN_FILES.profile), profileToJson(contents.profile));
-  writeFileAtomic(join(dir, RUN_FILES.summary), contents.summary);
-  if (contents.reports) writeReports(dir, contents.reports);
+/** A run folder's renderings, least needed first: what gives way when something measured needs the room (`stampede report <dir>` makes them again). */
+export function runRenderings(dir: string): string[] {
+  return [RUN_FILES.reportHtml, RUN_FILES.reportMarkdown, RUN_FILES.summary].map((name) => join(dir, name));
 }
 
-export function writeReports(dir: string, reports: RenderedReports): void {
-  writeFileAtomic(join(dir, RUN_FILES.reportMarkdown), reports.markdown);
-  writeFileAtomic(join(dir, RUN_FILES.reportHtml), reports.html);
+export function writeReports(dir: string, reports: RenderedReports, outputs: Outputs): void {
+  outputs.write(join(dir, RUN_FILES.reportMarkdown), reports.markdown);
+  outputs.write(join(dir, RUN_FILES.reportHtml), reports.html);
 }
 
 /** Re-judging a stored run writes only its analysis. */
-export function writeAnalysis(dir: string, analysis: RunAnalysis): void {
-  writeJson(join(dir, RUN_FILES.analysis), analysis);
-}
-
-export function writeJson(path: string, value: unknown): void {
-  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+export function writeAnalysis(dir: string, analysis: RunAnalysis, outputs: Outputs): void {
+  outputs.writeJson(join(dir, RUN_FILES.analysis), analysis);
 }
 
 /** What a run folder holds, read back. Older folders may lack the analysis or the profile. */

@@ -22,25 +22,21 @@ export function isOutOfSpace(error: unknown): boolean {
 
 /**
  * A file of the run folder (or a report, a history, a comparison) the disk would not take. Not a
- * bug: the message names the file, the reason and what was kept, and the CLI exits 3.
+ * bug: the message names the file and the reason, and the CLI exits 3 (a file written through
+ * Outputs is recorded there instead, see outputs.ts).
  */
 export class ArtifactWriteError extends Error {
   override readonly name = 'ArtifactWriteError';
+  /** Why, in words, with the code: "no space left on device (ENOSPC)". */
+  readonly reason: string;
 
   constructor(
     readonly path: string,
     readonly code: string,
-    /** What is on disk despite the failure (file names in the run folder), when known. */
-    readonly kept?: readonly string[],
-    readonly note?: string,
   ) {
-    const kept_ = kept === undefined ? '' : kept.length === 0 ? '; nothing was kept' : `; kept: ${kept.join(', ')}`;
-    super(`could not write ${path}: ${DISK_ERRORS[code] ?? FOLDER_ERRORS[code] ?? code} (${code})${note ? `; ${note}` : ''}${kept_}`);
-  }
-
-  /** The same failure, with what the run folder kept. */
-  keeping(kept: readonly string[], note = this.note): ArtifactWriteError {
-    return new ArtifactWriteError(this.path, this.code, kept, note);
+    const reason = `${DISK_ERRORS[code] ?? FOLDER_ERRORS[code] ?? code} (${code})`;
+    super(`could not write ${path}: ${reason}`);
+    this.reason = reason;
   }
 }
 

@@ -21,7 +21,7 @@ export const calibrate: StampedeCommand<ArgsOf<typeof builder>> = {
     'calibrate the reference service’s model and report where it disagrees',
   ],
   builder,
-  async run(args, signal) {
+  async run(args, signal, outputs) {
     const [{ calibrate }, { CalibrationInputError }, { renderCalibrationTable }, { createNewRunDir, defaultRunDir }, { CommandLineError }] = await Promise.all([
       import('../../calibrate/calibrate.ts'),
       import('../../calibrate/errors.ts'),
@@ -40,6 +40,7 @@ export const calibrate: StampedeCommand<ArgsOf<typeof builder>> = {
         outDir: out,
         memcachedRunDir: args.memcachedRun,
         signal,
+        outputs,
         onProgress: (line) => {
           if (!args.quiet) process.stderr.write(`${line}\n`);
         },

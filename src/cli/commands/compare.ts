@@ -13,12 +13,11 @@ export const compare: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'did latency, error rate or capacity regress? (exit 1 on a regression)',
   example: ['stampede compare reports/nightly/2026-01-01 reports/nightly/2026-01-02', 'did the second night regress? (exit 1 if so)'],
   builder,
-  async run(args) {
-    const [{ commandLineError }, { compareRuns }, { isRunDir, loadSnapshot }, { writeFileAtomic }, { renderComparison }] = await Promise.all([
+  async run(args, _signal, outputs) {
+    const [{ commandLineError }, { compareRuns }, { isRunDir, loadSnapshot }, { renderComparison }] = await Promise.all([
       import('../input.ts'),
       import('../../analysis/compare.ts'),
       import('../../run-folder/snapshot.ts'),
-      import('../../run-folder/index.ts'),
       import('../../report/compare-report.ts'),
     ]);
     for (const dir of [args.baseline, args.candidate]) {
@@ -34,7 +33,7 @@ export const compare: StampedeCommand<ArgsOf<typeof builder>> = {
     }
     const comparison = compareRuns(baseline, candidate);
     const markdown = renderComparison(comparison);
-    if (args.out) writeFileAtomic(args.out, markdown);
+    if (args.out) outputs.write(args.out, markdown);
     process.stdout.write(markdown);
     return comparison.regressed ? ExitCode.SloFailed : ExitCode.Ok;
   },

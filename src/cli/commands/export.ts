@@ -12,19 +12,12 @@ export const exportCommand: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'export a profile to another load generator (k6: arrival-rate scenarios, the mix, keys, sizes, templates, the SLO as thresholds)',
   example: ['stampede export k6 profiles/bluesky-20k-batch-http.yaml --target http://127.0.0.1:8080 -o bluesky.ts', 'a k6 script of the profile'],
   builder,
-  async run(args) {
-    const [{ loadProfile }, { exportK6Script }, { writeFileSync }] = await Promise.all([
-      import('../../profile/load.ts'),
-      import('../../interop/k6/export/index.ts'),
-      import('node:fs'),
-    ]);
+  async run(args, _signal, outputs) {
+    const [{ loadProfile }, { exportK6Script }] = await Promise.all([import('../../profile/load.ts'), import('../../interop/k6/export/index.ts')]);
     const profile = await loadProfile(args.profile, args.set);
     const script = exportK6Script(profile, { target: args.target, source: args.profile });
     if (args.out === undefined) process.stdout.write(script);
-    else {
-      writeFileSync(args.out, script);
-      process.stderr.write(`stampede: wrote ${args.out} (k6 run -e TARGET=http://host:port ${args.out})\n`);
-    }
+    else if (outputs.write(args.out, script)) process.stderr.write(`stampede: wrote ${args.out} (k6 run -e TARGET=http://host:port ${args.out})\n`);
     return ExitCode.Ok;
   },
 };

@@ -12,8 +12,8 @@ export const history: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'trend tables and charts per profile (capacity and p99 per night) of a folder of runs (exit 1 on a regression)',
   example: ['stampede history reports/nightly --out reports/nightly-trend', 'trend per profile; exit 1 if a night regressed'],
   builder,
-  async run(args) {
-    const [{ commandLineError }, { buildHistory }, { findSnapshotDirs, loadSnapshot }, { createRunDir, writeFileAtomic }, { renderHistory }] = await Promise.all([
+  async run(args, _signal, outputs) {
+    const [{ commandLineError }, { buildHistory }, { findSnapshotDirs, loadSnapshot }, { createRunDir }, { renderHistory }] = await Promise.all([
       import('../input.ts'),
       import('../../analysis/history.ts'),
       import('../../run-folder/snapshot.ts'),
@@ -26,9 +26,8 @@ export const history: StampedeCommand<ArgsOf<typeof builder>> = {
     const { markdown, html } = renderHistory(trend);
     const out = args.out ?? args.dir;
     createRunDir(out);
-    writeFileAtomic(join(out, 'history.md'), markdown);
-    writeFileAtomic(join(out, 'history.html'), html);
-    process.stdout.write(`${markdown}\nwritten to ${join(out, 'history.md')} and history.html\n`);
+    const saved = [outputs.write(join(out, 'history.md'), markdown), outputs.write(join(out, 'history.html'), html)].every(Boolean);
+    process.stdout.write(`${markdown}\n${saved ? `written to ${join(out, 'history.md')} and history.html\n` : ''}`);
     return trend.regressions.length > 0 ? ExitCode.SloFailed : ExitCode.Ok;
   },
 };

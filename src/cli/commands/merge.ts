@@ -16,15 +16,15 @@ export const merge: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'merge the segments of one run (run --segment i/N on N hosts) into one run folder, judged as one run',
   example: ['stampede merge seg-0 seg-1 seg-2 --out reports/merged', 'add three segments’ histograms exactly and judge the whole run'],
   builder,
-  async run(args) {
+  async run(args, _signal, outputs) {
     const [{ mergeRuns, SegmentMergeError }, { verdictLine }, { writeRunCiOutputs }] = await Promise.all([
       import('../../merge/index.ts'),
       import('../../report/summary.ts'),
       import('../ci-outputs.ts'),
     ]);
     try {
-      const { result, analysis, summary, dir } = await mergeRuns(args.dirs, { outDir: args.out });
-      writeRunCiOutputs({ result, analysis, dir }, args.junit);
+      const { result, analysis, summary, dir } = await mergeRuns(args.dirs, { outDir: args.out, outputs });
+      writeRunCiOutputs({ result, analysis, dir }, args.junit, outputs);
       process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${verdictLine(analysis.verdict, analysis.reasons)}\n`);
       return exitCodeOf(analysis);
     } catch (error) {

@@ -46,7 +46,7 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'step the offered rate until the SLO breaks: capacity, knee, headroom, failover (N+1)',
   example: ['stampede qualify profiles/black-friday.yaml --step 5s --out reports/nightly/$(date +%F)', 'find capacity, knee and headroom into a dated folder'],
   builder,
-  async run(args, signal) {
+  async run(args, signal, outputs) {
     const [
       input,
       { qualify },
@@ -100,6 +100,7 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
         signal,
         force: args.force,
         env: process.env,
+        outputs,
         onStep: (s, i, next) => {
           stepsDone = i + 1;
           if (args.quiet) return;
@@ -111,8 +112,8 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
       });
       await live.close();
       const reports = renderQualificationReports(q);
-      writeReports(outDir, reports);
-      writeQualificationCiOutputs(q, outDir, args.junit);
+      writeReports(outDir, reports, outputs);
+      writeQualificationCiOutputs(q, outDir, args.junit, outputs);
       process.stdout.write(args.quiet ? `${outDir}\n` : `${reports.markdown}\nwritten to ${outDir}/\n${verdictLine(q.verdict, q.reasons)}\n`);
       if (q.interrupted) return ExitCode.Interrupted;
       return q.verdict === 'PASS' ? ExitCode.Ok : ExitCode.SloFailed;

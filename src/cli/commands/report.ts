@@ -13,7 +13,7 @@ export const report: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 're-render report.md and report.html of a run or qualification folder, without traffic',
   example: ['stampede report reports/sudden-spike/2026-01-01T00-00-00Z', 're-render report.md and report.html without traffic'],
   builder,
-  async run(args) {
+  async run(args, _signal, outputs) {
     // The report renderers (and echarts under them) load only here, when a report is rendered.
     const [{ commandLineError }, { isRunDir }, { writeReports }, { rerenderRun }, { renderQualificationReports }] = await Promise.all([
       import('../input.ts'),
@@ -29,10 +29,10 @@ export const report: StampedeCommand<ArgsOf<typeof builder>> = {
       const q = readQualification(join(args.dir, 'qualification.json'));
       if (q) {
         const reports = renderQualificationReports(q);
-        writeReports(args.dir, reports);
+        writeReports(args.dir, reports, outputs);
         markdown = reports.markdown;
       } else {
-        markdown = await rerenderRun(args.dir);
+        markdown = await rerenderRun(args.dir, outputs);
       }
     } catch (error) {
       if (error instanceof SyntaxError)

@@ -27,7 +27,7 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
   describe: 'run a profile and write reports/<profile>/<time>/',
   example: ['stampede run profiles/sudden-spike.yaml --seed 7 --junit reports/junit.xml', 'run a profile on the model; JUnit XML for CI'],
   builder,
-  async run(args, signal) {
+  async run(args, signal, outputs) {
     const [input, { runProfile }, { startLiveView }, { verdictLine }, { writeRunCiOutputs }] = await Promise.all([
       import('../input.ts'),
       import('../../pipeline/run.ts'),
@@ -68,9 +68,10 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
         // What a real run will do to the target (and which commands it runs) is shown before it starts; the model's is in its report.
         onTimeline: sendTo === 'model' ? undefined : (lines) => process.stderr.write(`timeline on ${sendTo}:\n${lines.join('\n')}\n`),
         onInterval: live.observer(),
+        outputs,
       });
       await live.close();
-      writeRunCiOutputs({ result, analysis, dir }, args.junit);
+      writeRunCiOutputs({ result, analysis, dir }, args.junit, outputs);
       process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${verdictLine(analysis.verdict, analysis.reasons)}\n`);
       return exitCodeOf(analysis);
     } finally {
