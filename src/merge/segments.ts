@@ -1,6 +1,8 @@
 import type { Profile } from '../profile/types.ts';
 import type { RunResult } from '../recorder/result.ts';
-import { readRunFolder } from '../run-folder/index.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { readRunFolder, RUN_FILES } from '../run-folder/index.ts';
 import { SegmentMergeError } from './errors.ts';
 
 /** One segment's run folder, read back. */
@@ -22,8 +24,16 @@ export function readSegments(dirs: readonly string[]): SegmentRun[] {
     }
     if (!stored.profile) throw new SegmentMergeError(`${dir}: no profile.json, so it cannot be judged again`);
     if (!stored.result.segment) throw new SegmentMergeError(`${dir}: not a segment (it ran without --segment i/N)`);
+    const unsaved = unsavedLogs(dir, stored.result.files);
+    if (unsaved.length > 0)
+      throw new SegmentMergeError(`${dir}: its ${unsaved.join(' and ')} ${unsaved.length > 1 ? 'were' : 'was'} not saved whole, so its intervals cannot be added`);
     return { dir, result: stored.result, profile: stored.profile, segment: stored.result.segment };
   });
+}
+
+/** The interval logs a merge adds up that the folder lacks, or that its result.json does not name as whole (the disk cut them). */
+function unsavedLogs(dir: string, whole: readonly string[] | undefined): string[] {
+  return [RUN_FILES.latencyLog, RUN_FILES.intervals].filter((name) => !existsSync(join(dir, name)) || (whole !== undefined && !whole.includes(name)));
 }
 
 /**

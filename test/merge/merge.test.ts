@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -65,6 +65,9 @@ describe('stampede merge on the model', () => {
     }
     merged = await mergeRuns(segmentDirs, { outDir: join(scratch, 'merged'), reports: false });
     expect(counts(merged.result)).toEqual(counts(whole));
+    // Both logs whole, and named so in result.json.
+    expect(merged.result.files).toEqual(['latency.hlog', 'intervals.jsonl']);
+    expect(readSegment(merged.dir).files).toEqual(['latency.hlog', 'intervals.jsonl']);
     expect(merged.result.merged?.segments.map((s) => `${s.index}/${s.count}`)).toEqual(['0/3', '1/3', '2/3']);
     expect(merged.result.segment).toBeUndefined();
     // Per interval: the same requests sent in each, and every completion of the run in one of them.
@@ -103,6 +106,21 @@ describe('stampede merge on the model', () => {
     await expect(refused([segmentDirs[0]!, join(scratch, 'whole')])).rejects.toThrow(SegmentMergeError);
     await expect(refused([segmentDirs[0]!, join(scratch, 'whole')])).rejects.toThrow(/not a segment/);
     await expect(mergeRuns(segmentDirs, { outDir: segmentDirs[1]! })).rejects.toThrow(/is segment 1\/3's own folder/);
+  });
+
+  it('refuses a segment whose logs were not saved whole: its intervals would be missing from the merge', async () => {
+    const cut = join(scratch, 'cut-segment');
+    await runProfile(profile, { outDir: cut, reports: false, segment: { index: 2, count: 3 } });
+    const stored = readSegment(cut);
+    // As a full disk leaves it: intervals.jsonl cut, so result.json names only latency.hlog.
+    writeFileSync(join(cut, 'result.json'), JSON.stringify({ ...stored, files: ['latency.hlog'] }));
+    await expect(mergeRuns([segmentDirs[0]!, segmentDirs[1]!, cut], { outDir: join(scratch, 'refused') })).rejects.toThrow(
+      `${cut}: its intervals.jsonl was not saved whole, so its intervals cannot be added`,
+    );
+    rmSync(join(cut, 'latency.hlog'));
+    await expect(mergeRuns([segmentDirs[0]!, segmentDirs[1]!, cut], { outDir: join(scratch, 'refused') })).rejects.toThrow(
+      'its latency.hlog and intervals.jsonl were not saved whole',
+    );
   });
 });
 
