@@ -19,7 +19,6 @@ import { CommandLineError, exitCodeFor } from './errors.ts';
 import { checkOptionValues, type DeclaredOptions, describeParseFailure } from './options.ts';
 import { ExitCode } from './exit-codes.ts';
 import { catchInterruptions } from './signals.ts';
-import { redactTerminal } from './terminal-redaction.ts';
 
 /** Every command, for the messages about a command line that names none or a wrong one. */
 const COMMANDS_WITH_BUILDERS = [run, validate, lint, qualify, calibrate, sweep, merge, k8s, report, compare, history, serve, schema, exportCommand] as const;
@@ -60,14 +59,11 @@ export async function main(argv: string[]): Promise<number> {
     .fail((message, error) => {
       throw error ?? new CommandLineError(describeParseFailure(message, argv, COMMANDS));
     });
-  const restoreTerminal = redactTerminal();
   for (const name of variablesNoCommandTakes(process.env)) process.stderr.write(`stampede: ${name} names no option of any command: ignored (a typo?)\n`);
   try {
     await cli.parseAsync();
   } catch (error) {
     return exitCodeFor(error, (text) => process.stderr.write(text), Boolean(process.env.STAMPEDE_DEBUG) || argv.includes('--debug'));
-  } finally {
-    restoreTerminal();
   }
   return exitCode;
 }

@@ -6,7 +6,7 @@ import { RunStartError } from '../driver/errors.ts';
 import { createDriver } from '../driver/index.ts';
 import type { Driver } from '../driver/types.ts';
 import { ProfileError } from '../profile/issues.ts';
-import { resolveSecrets, type SecretEnvironment, sensitiveHeaderValues } from '../profile/secrets.ts';
+import { resolveSecrets, type SecretEnvironment } from '../profile/secrets.ts';
 import { parseTarget } from '../profile/target.ts';
 import { requireTopologyFor } from '../profile/topology-required.ts';
 import type { Profile } from '../profile/types.ts';
@@ -30,7 +30,6 @@ import {
   writeReports,
   writeRunFolder,
 } from '../run-folder/index.ts';
-import { addSecrets } from '../run-folder/redaction.ts';
 import { createSchedule } from '../schedule/index.ts';
 import { segmentSchedule, WHOLE, type Segment } from '../schedule/segment.ts';
 import { liveInterval, type LiveObserver } from './live.ts';
@@ -140,15 +139,11 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
 
 /**
  * The profile the driver sends: on an http target its `${NAME}` references read from `env` (a
- * missing one is a ProfileError naming it, before any folder). The resolved values and the
- * sensitive headers become secrets of the process: no file written after this holds them.
+ * missing one is a ProfileError naming it, before any folder). Only the driver gets it: every
+ * file is written from `profile`, which holds the references.
  */
 function profileToSend(profile: Profile, target: string, env: SecretEnvironment): Profile {
-  addSecrets(sensitiveHeaderValues(profile));
-  if (parseTarget(target).kind !== 'http') return profile;
-  const { profile: resolved, secrets } = resolveSecrets(profile, env);
-  addSecrets(secrets);
-  return resolved;
+  return parseTarget(target).kind === 'http' ? resolveSecrets(profile, env) : profile;
 }
 
 /** Refuses a timeline the target cannot play (TimelineRefusedError, exit 2), tells the caller its steps, and returns them. */
