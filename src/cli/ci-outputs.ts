@@ -4,14 +4,13 @@ import type { Qualification } from '../analysis/qualification.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { type CiOutcome, junitXml, qualificationOutcome, runOutcome, stepSummary } from '../report/ci.ts';
 import { makeFolders, type Outputs } from '../run-folder/index.ts';
-import { redact } from '../run-folder/redaction.ts';
 import { commandLineError } from './input.ts';
 
 /**
  * The outcome where CI reads it: JUnit XML at `--junit FILE` (its folder created), and a Markdown
- * block appended to the file $GITHUB_STEP_SUMMARY names, when that variable is set. Both through
- * `outputs` (a full disk is a lost file, exit 3); the summary, appended outside a run folder, is
- * redacted here (run-folder/redaction.ts).
+ * block appended to the file $GITHUB_STEP_SUMMARY names, when that variable is set. Both are built
+ * from the result and the analysis, which hold no secret (a `--set` that wrote one is [redacted]),
+ * and written through `outputs` (a full disk is a lost file, exit 3).
  */
 export function writeCiOutputs(outcome: CiOutcome, junitFile: string | undefined, outputs: Outputs, env: NodeJS.ProcessEnv = process.env): void {
   if (junitFile !== undefined) {
@@ -23,7 +22,7 @@ export function writeCiOutputs(outcome: CiOutcome, junitFile: string | undefined
     }
   }
   const summaryFile = env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) outputs.append(summaryFile, redact(`${stepSummary(outcome)}\n`));
+  if (summaryFile) outputs.append(summaryFile, `${stepSummary(outcome)}\n`);
 }
 
 /** A run's CI outputs (`stampede run`). */

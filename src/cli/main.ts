@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import yargs, { type Argv, type CommandModule } from 'yargs';
 import { Outputs } from '../run-folder/outputs.ts';
-import type { StampedeCommand } from './command.ts';
+import type { Lingering, StampedeCommand } from './command.ts';
 import { calibrate } from './commands/calibrate.ts';
 import { compare } from './commands/compare.ts';
 import { exportCommand } from './commands/export.ts';
@@ -20,8 +20,7 @@ import { CommandLineError, exitCodeFor } from './errors.ts';
 import { checkOptionValues, type DeclaredOptions, describeParseFailure } from './options.ts';
 import { ExitCode } from './exit-codes.ts';
 import { settleOutputs, watchStandardOutput } from './outputs.ts';
-import { catchInterruptions } from './signals.ts';
-import { redactTerminal } from './terminal-redaction.ts';
+import { catchInterruptions, lingerUntilSignal } from './signals.ts';
 
 /** Every command, for the messages about a command line that names none or a wrong one. */
 const COMMANDS_WITH_BUILDERS = [run, validate, lint, qualify, calibrate, sweep, merge, k8s, report, compare, history, serve, schema, exportCommand] as const;
@@ -68,7 +67,6 @@ export async function main(argv: string[]): Promise<number> {
     .fail((message, error) => {
       throw error ?? new CommandLineError(describeParseFailure(message, argv, COMMANDS));
     });
-  const restoreTerminal = redactTerminal();
   for (const name of variablesNoCommandTakes(process.env)) process.stderr.write(`stampede: ${name} names no option of any command: ignored (a typo?)\n`);
   const stderr = (text: string) => void process.stderr.write(text);
   try {
@@ -76,9 +74,9 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     exitCode = exitCodeFor(error, stderr, Boolean(process.env.STAMPEDE_DEBUG) || argv.includes('--debug'));
   } finally {
+    // Last, after a linger too: the files not saved are the last line the terminal shows.
     checkStandardOutput();
     exitCode = settleOutputs(outputs, exitCode, bySignal, stderr);
-    restoreTerminal();
   }
   return exitCode;
 }
@@ -105,16 +103,21 @@ function adapt<A>(command: StampedeCommand<A>, setExit: SetExit, argv: readonly 
     handler: async (args) => {
       const options = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([key]) => !positionals.has(key)));
       checkOptionValues(options, declared, argv);
-      if (command.ownsSignals) return void setExit(await command.run(args, new AbortController().signal, outputs));
+      if (command.ownsSignals) return void setExit(exitCodeOfEnd(await command.run(args, new AbortController().signal, outputs)));
       const interruption = catchInterruptions((text) => process.stderr.write(text));
       try {
-        const code = await command.run(args, interruption.signal, outputs);
-        setExit(interruption.exitCode ?? code, interruption.exitCode !== undefined);
+        const end = await command.run(args, interruption.signal, outputs);
+        setExit(interruption.exitCode ?? exitCodeOfEnd(end), interruption.exitCode !== undefined);
+        if (typeof end !== 'number') await lingerUntilSignal(end, interruption);
       } finally {
         interruption.dispose();
       }
     },
   };
+}
+
+function exitCodeOfEnd(end: number | Lingering): number {
+  return typeof end === 'number' ? end : end.exitCode;
 }
 
 const EPILOGUE = [

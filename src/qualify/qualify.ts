@@ -124,6 +124,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
       ...(options.signal && { signal: options.signal }),
       ...(options.driver && { driver: options.driver }),
       onInterval: options.onInterval,
+      runId: startedAt.toISOString(),
       env: options.env,
       outputs,
       // What the search measured before comes first: the earlier steps' reports give way to this step's result.json.

@@ -70,10 +70,10 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
         onInterval: live.observer(),
         outputs,
       });
-      await live.close();
+      live.progress.end();
       writeRunCiOutputs({ result, analysis, dir }, args.junit, outputs);
       process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${verdictLine(analysis.verdict, analysis.reasons)}\n`);
-      return exitCodeOf(analysis);
+      return await live.finish(exitCodeOf(analysis));
     } finally {
       await live.close();
     }
