@@ -82,7 +82,9 @@ export function makeFolders(dir: string): void {
  */
 function asFolderError(dir: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EPERM' ? new ArtifactWriteError(dir, code) : asWriteError(dir, error);
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EPERM'
+    ? new ArtifactWriteError(dir, code, undefined, undefined, 'folder')
+    : asWriteError(dir, error);
 }
 
 /**
