@@ -167,7 +167,7 @@ function readToEnd(fd: number, size: number): Buffer {
   return buffer.subarray(0, filled);
 }
 
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes >= 1024 * MiB) return `${round(bytes / (1024 * MiB))} GiB`;
   if (bytes >= MiB) return `${round(bytes / MiB)} MiB`;
   if (bytes >= 1024) return `${round(bytes / 1024)} KiB`;
