@@ -14,6 +14,16 @@ const FOLDER_ERRORS: Readonly<Record<string, string>> = {
   EPERM: 'operation not permitted',
 };
 
+/** Why a file could not be made in its folder: the folder is missing, a file, or not ours to write in. */
+const FILE_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'its folder is missing, or takes no files',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'a folder is there',
+  ENAMETOOLONG: 'the path is too long',
+};
+
 /** A full disk (as opposed to a read-only one): removing a file may make room. */
 export function isOutOfSpace(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -33,15 +43,17 @@ export class ArtifactWriteError extends Error {
   constructor(
     readonly path: string,
     readonly code: string,
+    /** What `path` is: a file written into a folder, or a folder made. */
+    readonly place: 'file' | 'folder' = 'file',
   ) {
-    const reason = `${DISK_ERRORS[code] ?? FOLDER_ERRORS[code] ?? code} (${code})`;
+    const reason = `${DISK_ERRORS[code] ?? (place === 'folder' ? FOLDER_ERRORS : FILE_ERRORS)[code] ?? code} (${code})`;
     super(`could not write ${path}: ${reason}`);
     this.reason = reason;
   }
 }
 
-/** `error` as an ArtifactWriteError when the disk refused `path`; any other error unchanged. */
+/** `error` as an ArtifactWriteError when the disk or the folder refused the file `path` (full, read-only, missing, not ours); any other error unchanged. */
 export function asWriteError(path: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code !== undefined && code in DISK_ERRORS ? new ArtifactWriteError(path, code) : error;
+  return code !== undefined && (code in DISK_ERRORS || code in FILE_ERRORS) ? new ArtifactWriteError(path, code) : error;
 }
