@@ -37,7 +37,7 @@ async function profileFlags(args: LintArgs) {
   return { title: profile.name, flags: realismFlags({ profile, plan: createSchedule(profile).plan }) };
 }
 
-/** A k6 script's options, read by running its init code against stand-in k6 modules (no network); `__ENV` is this process's environment, as `k6 run` gives it. */
+/** A k6 script's options, read by running its init code in the sandbox against stand-in k6 modules (no network, no host object); `__ENV` is this process's environment, as `k6 run` gives it. */
 async function k6ScriptFlags(args: LintArgs) {
   const [{ lintK6Script }, { K6ScriptError }, { CommandLineError }] = await Promise.all([
     import('../../interop/k6/lint/index.ts'),
