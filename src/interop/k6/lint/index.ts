@@ -11,11 +11,11 @@ export function k6OptionFlags(options: K6Options): RealismFlag[] {
 
 /**
  * Reads a k6 script's `options` by running its init code in the sandbox against the stand-in k6
- * modules (no network, no host object) and returns their realism flags.
- * @throws K6ScriptError (bad input, exit 2)
+ * modules (no network, no host object; files under its folder or `roots`) and returns their
+ * realism flags. @throws K6ScriptError (bad input, exit 2)
  */
-export async function lintK6Script(file: string, env: Record<string, string> = {}): Promise<RealismFlag[]> {
-  const script = await loadK6Script(file, env);
+export async function lintK6Script(file: string, env: Record<string, string> = {}, roots: string[] = []): Promise<RealismFlag[]> {
+  const script = await loadK6Script(file, env, roots);
   script.dispose();
   // Plain data already (JSON out of the sandbox); options that are not an object are none.
   return k6OptionFlags(record(script.exports.options) ?? {});

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { K6ScriptError } from '../errors.ts';
+import { readableRoots, readLent, refusal } from './files.ts';
 import type { RecordedRequest, StandInClock } from './modules.ts';
 import { type Answer, Sandbox, SandboxStopped } from './sandbox.ts';
 
@@ -22,17 +23,19 @@ export interface LoadedScript {
 /**
  * Compiles a k6 script (JavaScript or TypeScript, with its local imports; k6 too compiles
  * TypeScript with esbuild) and runs its init code in a sandbox (QuickJS in WebAssembly) whose
- * `require` gives the stand-in k6 modules: no host object, no Node built-in, no network, the
- * script's own `open()` reading files beside it as k6's does. `env` is `__ENV`.
+ * `require` gives the stand-in k6 modules: no host object, no Node built-in, no network, and
+ * files only through open() and imports, each under the script's folder or one of `roots`.
+ * `env` is `__ENV`.
  * @throws K6ScriptError when the script does not compile, its init code throws, or it passes the sandbox's time or memory limit
  */
-export async function loadK6Script(file: string, env: Record<string, string> = {}): Promise<LoadedScript> {
+export async function loadK6Script(file: string, env: Record<string, string> = {}, roots: string[] = []): Promise<LoadedScript> {
   if (!existsSync(file)) throw new K6ScriptError(file, 'no such file');
-  const code = await compile(file);
+  const readable = readableRoots(file, roots);
+  const code = await compile(file, readable);
   const sandbox = await Sandbox.open({
     env,
     readFile: (path, binary) => {
-      const bytes = readFileSync(resolve(dirname(file), path));
+      const bytes = readLent(resolve(dirname(file), path), readable);
       return binary ? new Uint8Array(bytes).buffer : bytes.toString('utf8');
     },
   });
@@ -84,7 +87,7 @@ function recorded(file: string, answer: Answer): RecordedRequest[] {
   return requests as RecordedRequest[];
 }
 
-async function compile(file: string): Promise<string> {
+async function compile(file: string, readable: string[]): Promise<string> {
   const { build } = await import('esbuild');
   try {
     const out = await build({
@@ -97,16 +100,30 @@ async function compile(file: string): Promise<string> {
       // k6's own modules and remote jslib imports come from the stand-in; local imports are bundled.
       external: ['k6', 'k6/*', 'http://*', 'https://*'],
       logLevel: 'silent',
+      plugins: [
+        {
+          name: 'readable-files',
+          setup(build) {
+            build.onLoad({ filter: /.*/ }, (args) => {
+              const refused = refusal(args.path, readable);
+              return refused ? { errors: [{ text: `${args.path}: ${refused}` }] } : undefined;
+            });
+          },
+        },
+      ],
     });
     return out.outputFiles[0]!.text;
   } catch (error) {
-    throw new K6ScriptError(file, `it does not compile: ${compileProblem(error)}`);
+    throw new K6ScriptError(file, `it does not compile: ${compileProblem(file, error)}`);
   }
 }
 
-/** esbuild's first error, with its line. */
-function compileProblem(error: unknown): string {
-  const first = (error as { errors?: { text: string; location?: { line: number } | null }[] }).errors?.[0];
+/** esbuild's first error, with its line (and its file beside the script, when not the script itself). */
+function compileProblem(file: string, error: unknown): string {
+  const first = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors?.[0];
   if (!first) return error instanceof Error ? error.message : String(error);
-  return `${first.text}${first.location ? ` (line ${first.location.line})` : ''}`;
+  const at = first.location;
+  if (!at) return first.text;
+  const where = relative(dirname(resolve(file)), resolve(at.file));
+  return `${first.text} (${resolve(at.file) === resolve(file) ? '' : `${where}, `}line ${at.line})`;
 }
