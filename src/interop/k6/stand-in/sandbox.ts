@@ -82,6 +82,8 @@ export class Sandbox {
   private deadline = 0;
   private timedOut = false;
   private broken = false;
+  /** Each exported function's name, made once: a replay calls the same few functions thousands of times. */
+  private readonly names = new Map<string, QuickJSHandle>();
 
   private constructor(
     private readonly runtime: QuickJSRuntime,
@@ -119,15 +121,9 @@ export class Sandbox {
   call(name: string, clock: { vu: number; elapsedMs: number; scenario: string; iteration: number }): Answer {
     return this.guarded(() => {
       const { context } = this;
-      const args = [
-        context.newString(name),
-        context.newNumber(clock.vu),
-        context.newNumber(clock.elapsedMs),
-        context.newString(clock.scenario),
-        context.newNumber(clock.iteration),
-      ];
-      const result = context.callFunction(this.harness.call, context.undefined, ...args);
-      for (const arg of args) arg.dispose();
+      const clockArgs = [context.newNumber(clock.vu), context.newNumber(clock.elapsedMs), context.newString(clock.scenario), context.newNumber(clock.iteration)];
+      const result = context.callFunction(this.harness.call, context.undefined, this.nameHandle(name), ...clockArgs);
+      for (const arg of clockArgs) arg.dispose();
       return result;
     });
   }
@@ -137,8 +133,15 @@ export class Sandbox {
     if (this.broken) return;
     this.harness.init.dispose();
     this.harness.call.dispose();
+    for (const name of this.names.values()) name.dispose();
     this.context.dispose();
     this.runtime.dispose();
+  }
+
+  private nameHandle(name: string): QuickJSHandle {
+    let handle = this.names.get(name);
+    if (!handle) this.names.set(name, (handle = this.context.newString(name)));
+    return handle;
   }
 
   private pastDeadline(): boolean {
@@ -171,6 +174,7 @@ export class Sandbox {
 
   /** Promise jobs the call queued (an async function's awaits), under the same deadline; their rejections are the script's own. */
   private runJobs(): void {
+    if (!this.runtime.hasPendingJob()) return;
     const jobs = this.runtime.executePendingJobs();
     if (jobs.error && this.timedOut) throw this.stopped(jobs.error);
     jobs.dispose();
