@@ -181,7 +181,7 @@ export class Sandbox {
   }
 
   /** Why the engine ended an entry the stand-in could not catch: the deadline, or the engine's own error. */
-  private stopped(error: QuickJSHandle, prefix = ''): SandboxStopped {
+  private stopped(error: QuickJSHandle, prefix = 'threw: '): SandboxStopped {
     const message = this.messageOf(error);
     error.dispose();
     if (this.timedOut) return new SandboxStopped(`ran for more than ${SANDBOX_TIME_MS / 1000} s, the sandbox's time limit (an endless loop?)`);
