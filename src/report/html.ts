@@ -11,7 +11,7 @@ export interface HtmlChart {
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d2330;max-width:1010px;margin:24px auto;padding:0 16px}
 h1{font-size:24px;margin:0 0 8px}h1 .verdict{padding:2px 10px;border-radius:6px;color:#fff}
-.PASS{background:#29a36a}.FAIL{background:#d64541}.INVALID{background:#8e44ad}.NO-SLO{background:#7f8c8d}
+.PASS{background:#29a36a}.FAIL,.DIVERGED,.REGRESSED{background:#d64541}.INVALID{background:#8e44ad}.NO-SLO,.unknown{background:#7f8c8d}
 h2{font-size:18px;border-bottom:1px solid #dde2ea;padding-bottom:4px;margin-top:28px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}th,td{border:1px solid #dde2ea;padding:3px 8px;text-align:left;vertical-align:top}
 th{background:#f3f5f9}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
@@ -21,9 +21,10 @@ footer{margin-top:32px;color:#7a8394;font-size:12px}`;
 /**
  * One self-contained HTML page: the report's Markdown as HTML with the charts as inline SVG
  * (rendered here, so the page needs no script and no network). Charts go after the section
- * headed `chartsAfter` (default: the verdict), before the details.
+ * headed `chartsAfter` (default: the verdict), before the details. `beside` is a second badge
+ * beside the verdict (history: what the latest night regressed).
  */
-export function renderHtmlPage(input: { title: string; verdict: string; markdown: string; charts: readonly HtmlChart[]; chartsAfter?: string }): string {
+export function renderHtmlPage(input: { title: string; verdict: string; beside?: string; markdown: string; charts: readonly HtmlChart[]; chartsAfter?: string }): string {
   const sections = input.markdown.split(/\n(?=## )/);
   const after =
     input.chartsAfter === undefined
@@ -48,7 +49,7 @@ export function renderHtmlPage(input: { title: string; verdict: string; markdown
 <style>${STYLE}</style>
 </head>
 <body>
-<h1>${escapeHtml(input.title)} <span class="verdict ${verdictClass}">${escapeHtml(input.verdict)}</span></h1>
+<h1>${escapeHtml(input.title)} <span class="verdict ${verdictClass}">${escapeHtml(input.verdict)}</span>${input.beside ? ` <span class="verdict REGRESSED">${escapeHtml(input.beside)}</span>` : ''}</h1>
 ${markdownToHtml(heading)}
 ${input.charts.length > 0 ? `<h2>Charts</h2>\n${figures}` : ''}
 ${markdownToHtml(rest.join('\n'))}
