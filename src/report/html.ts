@@ -16,7 +16,7 @@ h1{font-size:24px;margin:0 0 8px}h1 .verdict{padding:2px 10px;border-radius:6px;
 .PASS{background:#29a36a}.FAIL,.DIVERGED,.REGRESSED{background:#d64541}.INVALID{background:#8e44ad}.NO-SLO,.unknown{background:#7f8c8d}
 h2{font-size:18px;border-bottom:1px solid #dde2ea;padding-bottom:4px;margin-top:28px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}th,td{border:1px solid #dde2ea;padding:3px 8px;text-align:left;vertical-align:top}
-th{background:#f3f5f9}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f3f5f9}td[style*=right],th[style*=right]{font-variant-numeric:tabular-nums}pre{background:#f3f5f9;padding:6px 8px;border-radius:4px;overflow-x:auto}
 code{background:#f3f5f9;padding:0 3px;border-radius:3px}figure{margin:12px 0}figure svg{max-width:100%;height:auto;border:1px solid #eef1f5;border-radius:6px}
 footer{margin-top:32px;color:#7a8394;font-size:12px}`;
 

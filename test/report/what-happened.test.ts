@@ -253,7 +253,7 @@ describe('the compare table', () => {
       rows: [{ metric: 'error rate', baseline: '0%', candidate: '0%', change: 'same', margin: 'two-proportion z = 0.00 (|z| > 2.33)' }],
     });
     const html = markdownToHtml(md);
-    const rows = html.match(/<tr>.*?<\/tr>/g)!;
+    const rows = html.match(/<tr>[\s\S]*?<\/tr>/g)!;
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row.match(/<t[dh][ >]/g)).toHaveLength(5);
     expect(html).toContain('<td>two-proportion z = 0.00 (|z| &gt; 2.33)</td>');
