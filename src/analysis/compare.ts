@@ -38,6 +38,8 @@ export interface Snapshot extends ComparableRun {
   interrupted: boolean;
   /** p99 of the measured latency, µs; a qualification's at its expected peak (`p99AtRps`), read off its rate curve. */
   p99Us?: number | undefined;
+  /** The error rate: a run's over its measured window, a qualification's at `p99AtRps` too. */
+  errorRate?: number | undefined;
   p99AtRps?: number | undefined;
   /** Qualifications: the highest rate that held the SLO; undefined when none did. */
   capacityRps?: number | undefined;
@@ -49,7 +51,9 @@ export interface ComparedSide {
   kind: 'run' | 'qualification';
   verdict: string;
   offeredRps?: number | undefined;
+  /** Runs: requests measured; qualifications: rates measured. */
   requests: number;
+  rates?: number | undefined;
 }
 
 export type ComparisonVerdict = 'regressed' | 'no regression' | 'not comparable';
@@ -103,5 +107,5 @@ export function compareRuns(baseline: ComparableRun, candidate: ComparableRun): 
 }
 
 function sideOf(r: ComparableRun): ComparedSide {
-  return { label: r.label, kind: r.kind, verdict: r.verdict, offeredRps: r.offeredRps, requests: r.requests.total };
+  return { label: r.label, kind: r.kind, verdict: r.verdict, offeredRps: r.offeredRps, requests: r.requests.total, rates: r.curve?.length };
 }

@@ -60,3 +60,18 @@ export function latencyAtRate(curve: readonly RatePoint[], rps: number, percenti
     from: { lowRps: low.rps, highRps: high.rps },
   };
 }
+
+/** The error rate at `rps`: of the steps at that rate, or linear between the two rates around it; undefined outside the measured rates. */
+export function errorRateAtRate(curve: readonly RatePoint[], rps: number): number | undefined {
+  const share = (p: RatePoint) => (p.requests.total > 0 ? p.requests.failed / p.requests.total : 0);
+  const exact = curve.find((p) => p.rps === rps);
+  if (exact) return share(exact);
+  const high = [...curve].sort((a, b) => a.rps - b.rps).find((p) => p.rps > rps);
+  const low = [...curve]
+    .sort((a, b) => a.rps - b.rps)
+    .filter((p) => p.rps < rps)
+    .at(-1);
+  if (!low || !high) return undefined;
+  const w = (rps - low.rps) / (high.rps - low.rps);
+  return (1 - w) * share(low) + w * share(high);
+}

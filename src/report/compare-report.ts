@@ -34,5 +34,6 @@ export function renderComparison(c: Comparison): string {
 
 function sideText(s: ComparedSide): string {
   const rate = s.offeredRps !== undefined ? `, ${Math.round(s.offeredRps)} rps offered` : '';
-  return `\`${s.label}\` (${s.kind}, ${s.verdict}${rate}, ${s.requests} requests)`;
+  const size = s.rates !== undefined ? `${s.rates} rates measured` : `${s.requests} requests`;
+  return `\`${s.label}\` (${s.kind}, ${s.verdict}${rate}, ${size})`;
 }

@@ -48,7 +48,7 @@ function trendTable(p: ProfileHistory): string {
     s.interrupted ? `${s.verdict} (**interrupted**)` : s.verdict,
     s.capacity ? bracketText(s.capacity) : '–',
     s.p99Us === undefined ? '–' : `${formatUs(s.p99Us)}${s.p99AtRps !== undefined ? ` at ${Math.round(s.p99AtRps)} rps` : ''}`,
-    formatShare(s.requests.total > 0 ? s.requests.failed / s.requests.total : 0),
+    s.errorRate === undefined ? '–' : formatShare(s.errorRate),
     s.notComparable.length > 0 ? `not comparable: ${s.notComparable.join('; ')}` : trendText(vsPrevious),
   ]);
   return markdownTable(['run', 'verdict', 'capacity', 'p99', 'error rate', 'vs previous'], rows, ['l', 'l', 'r', 'r', 'r', 'l']);

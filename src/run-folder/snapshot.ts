@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import type { Snapshot } from '../analysis/compare.ts';
 import { notComparableReasons } from '../analysis/comparable.ts';
 import { bracket, countedSteps } from '../analysis/capacity.ts';
-import { latencyAtRate, type RatePoint } from '../analysis/latency-at-rate.ts';
+import { errorRateAtRate, latencyAtRate, type RatePoint } from '../analysis/latency-at-rate.ts';
 import { intervalNoise, widerNoise } from '../analysis/noise.ts';
 import type { Qualification, StepOutcome } from '../analysis/qualification.ts';
 import { analyseRun, type RunAnalysis } from '../analysis/analyse-run.ts';
@@ -28,6 +28,7 @@ export function loadSnapshot(dir: string): Snapshot {
     requests: figures.requests,
     noise: figures.noise,
     p99Us: result.latencyUs.p99,
+    errorRate: figures.requests.total > 0 ? figures.requests.failed / figures.requests.total : 0,
     offeredRps: result.rate.askedRps,
     ...recoveryOf(stored, analysis),
     dir,
@@ -50,7 +51,7 @@ function qualificationSnapshot(dir: string): Snapshot {
   const atPeak = latencyAtRate(curve, q.expectedPeakRps, 99);
   return {
     requests: { failed: curve.reduce((n, p) => n + p.requests.failed, 0), total: curve.reduce((n, p) => n + p.requests.total, 0) },
-    ...(atPeak && { p99Us: atPeak.estimate.valueUs, p99AtRps: q.expectedPeakRps }),
+    ...(atPeak && { p99Us: atPeak.estimate.valueUs, p99AtRps: q.expectedPeakRps, errorRate: errorRateAtRate(curve, q.expectedPeakRps) }),
     dir,
     label: basename(dir),
     startedAt: q.startedAt,
