@@ -198,5 +198,7 @@ describe.runIf(hasChromium())('report.html in headless Chromium', { timeout: 120
     const page = await visit(pathToFileURL(file).href, { evaluate: COUNT_CHARTS });
     expect(page.errors).toEqual([]);
     expect(page.value).toMatchObject({ charts: 1, drawn: 1 });
+    const texts = await visit(pathToFileURL(file).href, { evaluate: CHECK_TEXTS({ 'Capacity curve': ['p50', 'p99', 'p99.9'] }) });
+    expect(unreadable(texts.value as TextCheck[])).toEqual([]);
   });
 });
