@@ -1,5 +1,6 @@
 import { type ComparisonRow, latencyRow } from './compare-rows.ts';
 import { type LatencyAtRate, latencyAtRate, rateRange, type RatePoint } from './latency-at-rate.ts';
+import { percentileNoise, type RunNoise, widerNoise } from './noise.ts';
 
 const PERCENTILES = [50, 99, 99.9] as const;
 
@@ -9,7 +10,12 @@ const PERCENTILES = [50, 99, 99.9] as const;
  * says which side was interpolated between which steps. No rows when the rates measured do not
  * overlap: latency at different rates is not a change.
  */
-export function compareQualificationLatency(b: readonly RatePoint[], c: readonly RatePoint[], peakRps: number | undefined): { rows: ComparisonRow[]; note: string } {
+export function compareQualificationLatency(
+  b: readonly RatePoint[],
+  c: readonly RatePoint[],
+  peakRps: number | undefined,
+  across?: RunNoise,
+): { rows: ComparisonRow[]; note: string } {
   const rate = comparedRate(b, c, peakRps);
   if (!rate) return { rows: [], note: 'latency not compared: the two qualifications measured no offered rate in common (no step of one lies within the other’s rates)' };
   const rows: ComparisonRow[] = [];
@@ -18,7 +24,11 @@ export function compareQualificationLatency(b: readonly RatePoint[], c: readonly
     const at = { baseline: latencyAtRate(b, rate.rps, p), candidate: latencyAtRate(c, rate.rps, p) };
     if (!at.baseline || !at.candidate) continue;
     read = at as typeof read;
-    rows.push(latencyRow(`p${p} at ${Math.round(rate.rps)} rps`, at.baseline.estimate, at.candidate.estimate, at.baseline.noise, p === 99.9));
+    // The curve's own noise (its steps' intervals, its repeats) and the nights', the wider; p99.9 reads p99's curve noise.
+    const nights = percentileNoise(across, p);
+    const noise = widerNoise(at.baseline.noise, nights.noise);
+    const asP99 = p === 99.9 && noise !== across?.p999;
+    rows.push(latencyRow(`p${p} at ${Math.round(rate.rps)} rps`, at.baseline.estimate, at.candidate.estimate, noise, asP99));
   }
   const how = (side: string, at: LatencyAtRate | undefined) =>
     !at ? '' : 'rps' in at.from ? `${side} measured there` : `${side} interpolated between its steps at ${Math.round(at.from.lowRps)} and ${Math.round(at.from.highRps)} rps`;

@@ -1,7 +1,7 @@
 import type { Histogram } from '../recorder/histograms.ts';
 import { formatShare, formatUs } from './format.ts';
 import { MIN_NOISE_BATCHES, RECOVERY_REGRESSION_FACTOR } from './limits.ts';
-import { type Noise, noiseMargin, type RunNoise } from './noise.ts';
+import { MIN_NIGHTS, type Noise, noiseMargin, percentileNoise, type RunNoise } from './noise.ts';
 import { compareCapacity, compareErrorRates, compareQuantiles, quantileWithInterval, type Change, type QuantileEstimate } from './quantile-ci.ts';
 
 /*
@@ -55,10 +55,10 @@ function capacityChange(b: { pass?: number | undefined; fail?: number | undefine
 }
 
 /** p50, p99 and p99.9 of two histograms (or estimates read off two curves), each beyond its sampling interval and the run-to-run noise. */
-export function latencyRows(baseline: Histogram, candidate: Histogram, noise: RunNoise | undefined, suffix: string): ComparisonRow[] {
+export function latencyRows(baseline: Histogram, candidate: Histogram, noise: RunNoise | undefined): ComparisonRow[] {
   return COMPARED_PERCENTILES.map((p) => {
-    const noiseOf = p === 50 ? noise?.p50 : noise?.p99;
-    return latencyRow(`p${p}${suffix}`, quantileWithInterval(baseline, p), quantileWithInterval(candidate, p), noiseOf, p === 99.9);
+    const { noise: noiseOf, asP99 } = percentileNoise(noise, p);
+    return latencyRow(`p${p}`, quantileWithInterval(baseline, p), quantileWithInterval(candidate, p), noiseOf, asP99);
   });
 }
 
@@ -69,7 +69,7 @@ export function latencyRow(metric: string, b: QuantileEstimate, c: QuantileEstim
 }
 
 function latencyMarginText(noise: Noise | undefined, borrowed: boolean): string {
-  if (!noise) return `99% CI of the rank; run-to-run noise not estimated (fewer than ${MIN_NOISE_BATCHES} measured intervals with enough samples)`;
+  if (!noise) return `99% CI of the rank; run-to-run noise not estimated (fewer than ${MIN_NOISE_BATCHES} measured intervals with enough samples, or ${MIN_NIGHTS} nights)`;
   const pct = Math.round((Math.exp(noiseMargin(noise)) - 1) * 100);
   return `99% CI of the rank; run-to-run ±${pct}% (${noise.source}${borrowed ? ', as p99' : ''})`;
 }

@@ -2,7 +2,7 @@ import type { Histogram } from '../recorder/histograms.ts';
 import { compareQualificationLatency } from './compare-qualification.ts';
 import { type CapacityFigures, capacityRows, type ComparisonRow, errorRateRow, latencyRows, recoveryRows, type TimelineRecovery } from './compare-rows.ts';
 import type { RatePoint } from './latency-at-rate.ts';
-import type { RunNoise } from './noise.ts';
+import { type RunNoise, widerRunNoise } from './noise.ts';
 
 export { bracketText, COMPARED_PERCENTILES, type ComparisonRow } from './compare-rows.ts';
 
@@ -75,9 +75,10 @@ export interface Comparison {
  * the pair not comparable: nothing is judged. Otherwise runs compare latency percentiles and the
  * error rate; qualifications compare capacity (the search brackets), failover, and latency at one
  * offered rate both measured. A difference counts only beyond both the sampling interval of one
- * run and the baseline's run-to-run noise. Any regression makes the comparison fail. Pure.
+ * run and the baseline's run-to-run noise (its own, and `across` earlier runs when a history has
+ * them). Any regression makes the comparison fail. Pure.
  */
-export function compareRuns(baseline: ComparableRun, candidate: ComparableRun): Comparison {
+export function compareRuns(baseline: ComparableRun, candidate: ComparableRun, across?: RunNoise): Comparison {
   const sides = { baseline: sideOf(baseline), candidate: sideOf(candidate) };
   const notComparable = (['baseline', 'candidate'] as const).flatMap((side) => {
     const run = side === 'baseline' ? baseline : candidate;
@@ -88,7 +89,7 @@ export function compareRuns(baseline: ComparableRun, candidate: ComparableRun): 
   const notes: string[] = [];
   if (baseline.capacity && candidate.capacity) {
     rows.push(...capacityRows(baseline.capacity, candidate.capacity));
-    const latency = compareQualificationLatency(baseline.curve ?? [], candidate.curve ?? [], baseline.expectedPeakRps);
+    const latency = compareQualificationLatency(baseline.curve ?? [], candidate.curve ?? [], baseline.expectedPeakRps, across);
     rows.push(...latency.rows);
     notes.push(latency.note);
   } else {
@@ -98,9 +99,10 @@ export function compareRuns(baseline: ComparableRun, candidate: ComparableRun): 
         `the runs were offered different rates (${Math.round(baseline.offeredRps)} → ${Math.round(candidate.offeredRps)} rps): latency is compared as measured, each at its own rate`,
       );
     }
-    if (baseline.latency && candidate.latency) rows.push(...latencyRows(baseline.latency, candidate.latency, baseline.noise, ''));
+    const noise = widerRunNoise(baseline.noise, across);
+    if (baseline.latency && candidate.latency) rows.push(...latencyRows(baseline.latency, candidate.latency, noise));
     rows.push(...recoveryRows(baseline.recovery, candidate.recovery));
-    rows.push(errorRateRow(baseline.requests, candidate.requests, baseline.noise?.errorRate));
+    rows.push(errorRateRow(baseline.requests, candidate.requests, noise.errorRate));
   }
   const regressed = rows.some((r) => r.change === 'regressed');
   return { ...sides, verdict: regressed ? 'regressed' : 'no regression', notComparable: [], rows, notes, regressed };

@@ -1,4 +1,5 @@
 import { type Comparison, compareRuns, type Snapshot } from './compare.ts';
+import { acrossNights } from './nights-noise.ts';
 
 /** One run in a history, judged against the last comparable run of the same profile before it. */
 export interface HistoryEntry {
@@ -44,7 +45,8 @@ const VERDICT_ORDER = ['FAIL', 'DIVERGED', 'INVALID', 'unknown', 'NO SLO', 'PASS
  * A folder of runs, grouped by profile and ordered by start time; each run is compared (as
  * `stampede compare` does: capacity brackets, latency beyond sampling and run-to-run noise, error
  * rate) with the last comparable run of the same profile before it, never with a run of another
- * profile. A run whose figures are no evidence (INVALID, interrupted) stays in its profile's list,
+ * profile; from MIN_NIGHTS comparable nights on, their night-to-night spread is noise a difference
+ * must clear too. A run whose figures are no evidence (INVALID, interrupted) stays in its profile's list,
  * marked not comparable with its reasons, and is no trend point: the next run is compared with the
  * last comparable one. Pure.
  */
@@ -53,10 +55,11 @@ export function buildHistory(snapshots: readonly Snapshot[]): History {
   for (const s of [...snapshots].sort(byStart)) byProfile.set(s.profileName, [...(byProfile.get(s.profileName) ?? []), s]);
   const profiles = [...byProfile.keys()].sort().map((profileName) => {
     const runs = byProfile.get(profileName)!;
-    let previous: Snapshot | undefined;
+    const comparable: Snapshot[] = [];
     const entries = runs.map((snapshot): HistoryEntry => {
-      const entry = previous ? { snapshot, vsPrevious: compareRuns(previous, snapshot) } : { snapshot };
-      if (snapshot.notComparable.length === 0) previous = snapshot;
+      const previous = comparable.at(-1);
+      const entry = previous ? { snapshot, vsPrevious: compareRuns(previous, snapshot, acrossNights(comparable)) } : { snapshot };
+      if (snapshot.notComparable.length === 0) comparable.push(snapshot);
       return entry;
     });
     return { profileName, entries };

@@ -9,7 +9,9 @@ import { MIN_NOISE_BATCHES, MIN_TAIL_SAMPLES } from './limits.ts';
  * - batch means: the run's own measured intervals are batches of it; the spread of their values
  *   over √(batches) is the standard error of the whole run's figure, time-varying noise included;
  * - repeats: a qualification runs the rates that decide its capacity more than once; the spread of
- *   those repeats is run-to-run noise measured directly.
+ *   those repeats is run-to-run noise measured directly;
+ * - nights: in a history, the same profile's earlier nights are runs of (mostly) the same build;
+ *   their night-to-night spread is the noise itself, the between-run part included.
  * Latency noise is relative (natural log of the value); the error rate's is absolute.
  */
 
@@ -23,11 +25,12 @@ export interface Noise {
   source: string;
 }
 
-/** A run's noise per figure: p50 and p99 from the intervals' percentiles, and the error rate. */
+/** A run's noise per figure: p50 and p99 from the intervals' percentiles (p99.9 from nights only), and the error rate. */
 export interface RunNoise {
-  p50?: Noise;
-  p99?: Noise;
-  errorRate?: Noise;
+  p50?: Noise | undefined;
+  p99?: Noise | undefined;
+  p999?: Noise | undefined;
+  errorRate?: Noise | undefined;
 }
 
 /** Student's t at 99% one-sided, by degrees of freedom 1–30; beyond, the normal's 2.326 approached via 40, 60, 120. */
@@ -97,4 +100,35 @@ export function repeatNoise(groups: readonly (readonly number[])[]): Noise | und
   const perRun = Math.sqrt(squares / dof);
   const runs = Math.min(...repeated.map((g) => g.length));
   return { se: perRun / Math.sqrt(runs), dof, source: `${repeated.length} rate${repeated.length === 1 ? '' : 's'} run ${runs}×` };
+}
+
+/** Figure by figure, the wider of two noise estimates. */
+export function widerRunNoise(a: RunNoise | undefined, b: RunNoise | undefined): RunNoise {
+  return { p50: widerNoise(a?.p50, b?.p50), p99: widerNoise(a?.p99, b?.p99), p999: widerNoise(a?.p999, b?.p999), errorRate: widerNoise(a?.errorRate, b?.errorRate) };
+}
+
+/** The noise a percentile's difference must clear; p99.9 takes p99's where that is wider (the intervals hold no p99.9 of their own). */
+export function percentileNoise(noise: RunNoise | undefined, percentile: 50 | 99 | 99.9): { noise: Noise | undefined; asP99: boolean } {
+  if (percentile === 50) return { noise: noise?.p50, asP99: false };
+  if (percentile === 99) return { noise: noise?.p99, asP99: false };
+  const chosen = widerNoise(noise?.p999, noise?.p99);
+  return { noise: chosen, asP99: chosen !== undefined && chosen !== noise?.p999 };
+}
+
+/** Earlier nights needed before their spread counts as an estimate. */
+export const MIN_NIGHTS = 5;
+
+/**
+ * One night's noise from the nights before it: the spread of successive nights' differences (of
+ * ln(value) for latency), taken as their median absolute difference so one change of build (a
+ * step in the series) does not widen it: σ(one night) = median |d| / (0.6745 · √2).
+ */
+export function nightsNoise(values: readonly number[], log: boolean): Noise | undefined {
+  if (values.length < MIN_NIGHTS) return undefined;
+  const f = (v: number) => (log ? Math.log(Math.max(1, v)) : v);
+  const d = values.slice(1).map((v, i) => Math.abs(f(v) - f(values[i]!)));
+  const sorted = [...d].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  const median = sorted.length % 2 === 1 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { se: median / (0.6745 * Math.SQRT2), dof: d.length, source: `${values.length} nights` };
 }

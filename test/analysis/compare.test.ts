@@ -2,9 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ComparableRun, compareRuns } from '../../src/analysis/compare.ts';
+import { type ComparableRun, compareRuns, type Snapshot } from '../../src/analysis/compare.ts';
 import type { RatePoint } from '../../src/analysis/latency-at-rate.ts';
-import { intervalNoise, noiseMargin, repeatNoise, t99 } from '../../src/analysis/noise.ts';
+import { intervalNoise, nightsNoise, noiseMargin, repeatNoise, t99 } from '../../src/analysis/noise.ts';
 import { compareCapacity, compareErrorRates, quantileWithInterval } from '../../src/analysis/quantile-ci.ts';
 import type { IntervalResult } from '../../src/recorder/interval-digest.ts';
 import { renderComparison } from '../../src/report/compare-report.ts';
@@ -84,6 +84,34 @@ describe('run-to-run noise', () => {
     expect(noise).toMatchObject({ dof: 2, source: '2 rates run 2×' });
     // One run's spread is half the difference of a pair; the figure of a rate merges its two repeats (÷ √2).
     expect(noise.se).toBeCloseTo(Math.log(12 / 10) / 2 / Math.SQRT2, 6);
+  });
+
+  it('nights: the spread of successive nights, which one change of build does not widen; none before five nights', () => {
+    expect(nightsNoise([100, 110, 95, 105], true)).toBeUndefined();
+    const steady = nightsNoise([100, 110, 100, 110, 100, 110], true)!;
+    const stepped = nightsNoise([100, 110, 100, 110, 200, 220, 200, 220], true)!;
+    expect(steady).toMatchObject({ dof: 5, source: '6 nights' });
+    expect(stepped.se).toBeCloseTo(steady.se, 9);
+  });
+
+  it('in a history, a night inside the earlier nights’ spread is "same", though the sampling intervals alone would call it a regression', () => {
+    const nights: Snapshot[] = [1, 1.1, 0.95, 1.05, 1, 1.1, 1.14].map((scale, i) => ({
+      ...run(`night-${i + 1}`, scale),
+      dir: `/n/${i + 1}`,
+      startedAt: `2026-01-0${i + 1}T02:00:00.000Z`,
+      profileName: 'nightly',
+      interrupted: false,
+    }));
+    expect(compareRuns(nights[5]!, nights[6]!).rows.find((r) => r.metric === 'p99')!.change).toBe('regressed');
+    const history = buildHistory(nights);
+    const last = history.profiles[0]!.entries.at(-1)!.vsPrevious!;
+    expect(last.rows.find((r) => r.metric === 'p99')).toMatchObject({ change: 'same', margin: expect.stringMatching(/run-to-run ±\d+% \(6 nights\)/) });
+    // Before five nights there is no spread to read: the early nights are judged by their sampling intervals alone.
+    expect(history.latest[0]).toMatchObject({ label: 'night-7', regressed: [] });
+    expect(history.alarming).toBe(false);
+    // A night far outside the spread still regresses.
+    const slow = { ...nights[6]!, ...run('night-7', 2) };
+    expect(buildHistory([...nights.slice(0, 6), slow]).regressions).toContain('nightly night-7 (p50, p99, p99.9)');
   });
 
   it('a difference inside the baseline’s run-to-run noise is "same", though the sampling intervals alone would call it a regression', () => {
