@@ -19,6 +19,11 @@ export const ExitCode = {
    * unbounded queue above capacity) and the run stopped there, its results so far written.
    */
   Diverged: 4,
+  /**
+   * compare: one side's figures are no evidence of a change (its verdict is INVALID, or it was
+   * interrupted), so nothing was compared — neither a regression nor a pass.
+   */
+  NotComparable: 5,
   /** A bug in stampede (EX_SOFTWARE of sysexits.h): one line on stderr, the stack with STAMPEDE_DEBUG=1. */
   InternalError: 70,
   /** Interrupted (Ctrl-C, SIGINT): what was measured is written; the verdict cannot be PASS. */

@@ -106,7 +106,7 @@ function exitCodeOfEnd(end: number | Lingering): number {
 }
 
 const EPILOGUE = [
-  'Exit codes: 0 PASS (or no SLO) · 1 FAIL, INVALID or a regression · 2 bad input (profile, override, option) · 3 could not start · 4 the model diverged · 70 internal error (a bug; --debug for the stack) · 130 interrupted.',
+  'Exit codes: 0 PASS (or no SLO) · 1 FAIL, INVALID or a regression · 2 bad input (profile, override, option) · 3 could not start · 4 the model diverged · 5 not comparable (compare: a side INVALID or interrupted) · 70 internal error (a bug; --debug for the stack) · 130 interrupted.',
   'Options also come from STAMPEDE_* variables (--max-steps from STAMPEDE_MAX_STEPS): the command line wins over them, they over the profile.',
 ].join('\n\n');
 
