@@ -73,10 +73,18 @@ export interface BarrierOptionTexts {
   lead: string | undefined;
 }
 
+/** `--barrier-timeout` and `--barrier-lead`, defaults applied, in ms; `durationUs` reads a duration option. */
+export function barrierTimes(texts: Omit<BarrierOptionTexts, 'dir'>, durationUs: (option: string, text: string) => number): { timeoutMs: number; leadMs: number } {
+  const leadMs = durationUs('--barrier-lead', texts.lead ?? BARRIER_DEFAULTS.lead) / 1000;
+  if (leadMs < MIN_BARRIER_LEAD_MS) throw optionError('--barrier-lead', 'must be at least 1s', 'time for every segment to see the start, e.g. --barrier-lead 10s');
+  const timeoutMs = durationUs('--barrier-timeout', texts.timeout ?? BARRIER_DEFAULTS.timeout) / 1000;
+  if (timeoutMs > START_AT_HORIZON_MS) throw optionError('--barrier-timeout', 'must be at most 24h', 'e.g. --barrier-timeout 10m');
+  return { timeoutMs, leadMs };
+}
+
 /**
  * `--barrier DIR [--barrier-timeout 10m] [--barrier-lead 10s]`: the start decided when every segment
- * has arrived (src/barrier), instead of an instant given in advance (`--start-at`). `durationUs`
- * reads a duration option.
+ * has arrived (src/barrier), instead of an instant given in advance (`--start-at`).
  */
 export function barrierOption(
   texts: BarrierOptionTexts,
@@ -90,9 +98,5 @@ export function barrierOption(
   }
   if (run.segment === undefined) throw optionError('--barrier', 'applies to a run split into segments', 'give --segment i/N too');
   if (run.startAtGiven) throw optionError('--barrier', 'conflicts with --start-at: the barrier decides the start', 'give one of them');
-  const leadMs = durationUs('--barrier-lead', texts.lead ?? BARRIER_DEFAULTS.lead) / 1000;
-  if (leadMs < MIN_BARRIER_LEAD_MS) throw optionError('--barrier-lead', 'must be at least 1s', 'time for every segment to see the start, e.g. --barrier-lead 10s');
-  const timeoutMs = durationUs('--barrier-timeout', texts.timeout ?? BARRIER_DEFAULTS.timeout) / 1000;
-  if (timeoutMs > START_AT_HORIZON_MS) throw optionError('--barrier-timeout', 'must be at most 24h', 'e.g. --barrier-timeout 10m');
-  return { dir: texts.dir, segment: run.segment, timeoutMs, leadMs };
+  return { dir: texts.dir, segment: run.segment, ...barrierTimes(texts, durationUs) };
 }

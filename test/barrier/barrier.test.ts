@@ -56,7 +56,9 @@ describe('the start barrier: files in a folder every segment shares', () => {
     const starts = await Promise.all([awaitBarrier(spec(dir, 0, 2), never), awaitBarrier(spec(dir, 1, 2), never)]);
     const pastMs = Date.now() - 60_000;
     writeFileSync(join(dir, OUTCOME_FILE), JSON.stringify({ startAt: new Date(pastMs).toISOString(), by: 1 }));
-    await expect(awaitBarrier(spec(dir, 1, 2), never)).rejects.toThrow(/started at .*, \d+ s ago, without segment 1 of 2: a segment that arrives after the start cannot rejoin its run/);
+    await expect(awaitBarrier(spec(dir, 1, 2), never)).rejects.toThrow(
+      /started at .*, \d+ s ago, without segment 1 of 2: a segment that arrives after the start cannot rejoin its run/,
+    );
     const recentMs = Date.now() - 1_000;
     writeFileSync(join(dir, OUTCOME_FILE), JSON.stringify({ startAt: new Date(recentMs).toISOString(), by: 1 }));
     await expect(awaitBarrier(spec(dir, 1, 2), never)).resolves.toBe(recentMs);
@@ -67,7 +69,9 @@ describe('the start barrier: files in a folder every segment shares', () => {
     const dir = barrierDir();
     const other = awaitBarrier(spec(dir, 0, 4), never).catch((error: unknown) => error);
     await registered(dir, 0, 4);
-    await expect(awaitBarrier(spec(dir, 1, 3), never)).rejects.toThrow(/ready-0-of-4\.json registers segment 0 of 4, but this run has 3 segments: two runs share the barrier folder/);
+    await expect(awaitBarrier(spec(dir, 1, 3), never)).rejects.toThrow(
+      /ready-0-of-4\.json registers segment 0 of 4, but this run has 3 segments: two runs share the barrier folder/,
+    );
     expect(await other).toBeInstanceOf(BarrierError);
   });
 
