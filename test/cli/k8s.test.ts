@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { parseAllDocuments } from 'yaml';
 import { ExitCode } from '../../src/cli/exit-codes.ts';
 import { FINAL_EXIT_CODES } from '../../src/k8s/job.ts';
 import type { RunResult } from '../../src/recorder/result.ts';
-import { type CliResult, repoRoot, stampede, stampedeAsync } from '../helpers/cli.ts';
+import { CLI_ENTRY, type CliResult, repoRoot, stampede, stampedeAsync } from '../helpers/cli.ts';
 import { makeTestPki } from '../helpers/tls.ts';
 import { startHttpsTarget } from '../helpers/tls-targets.ts';
 
@@ -253,6 +253,23 @@ describe('stampede k8s: an Indexed Job whose pods start together at a barrier', 
     }
     expect(late.stderr).toContain('this segment (2) came after that');
     expect(readdirSync(runFolder(cluster, 'small-k8s'))).toEqual(['barrier']);
+  }, 300_000);
+
+  it('a pod stopped at the barrier (evicted) exits 143 and sends nothing; run again, it rejoins and the run starts', async () => {
+    const { manifest } = printManifest(['test/fixtures/cli/small.yaml', '--segments', '2', '--image', 'stampede:test', '--name', 'evicted-k8s']);
+    const cluster = newCluster('evicted');
+    const { args, env } = podCommand(manifest, 0, cluster);
+    const evicted = spawn(process.execPath, [CLI_ENTRY, ...args], { cwd: repoRoot, env: { ...process.env, ...env } });
+    let stderr = '';
+    evicted.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => evicted.on('close', resolve));
+    await registered(cluster, 'evicted-k8s', 0, 2);
+    evicted.kill('SIGTERM');
+    expect(await exited).toBe(ExitCode.Terminated);
+    expect(stderr).toMatch(/interrupted at the barrier in .*: nothing was sent\n$/);
+    expect(readdirSync(join(runFolder(cluster, 'evicted-k8s'), 'barrier'))).toEqual(['ready-0-of-2.json']);
+    const pods = await Promise.all([startPod(manifest, 0, cluster), startPod(manifest, 1, cluster)]);
+    for (const pod of pods) expect(pod.status, pod.stderr).toBe(0);
   }, 300_000);
 
   it('gives the pods their secrets from a Secret and their TLS files from another, never writing a value into the manifest', async () => {
