@@ -32,7 +32,7 @@ import {
 } from '../run-folder/index.ts';
 import { createSchedule } from '../schedule/index.ts';
 import { segmentSchedule, WHOLE, type Segment } from '../schedule/segment.ts';
-import { liveInterval, type LiveObserver } from './live.ts';
+import { liveInterval, type LiveObserver, type LiveRun } from './live.ts';
 
 export interface RunOptions {
   /** Output folder; default reports/<profile>/<UTC timestamp>/. */
@@ -49,6 +49,8 @@ export interface RunOptions {
   reports?: boolean;
   /** Called once per closed interval with a plain-data snapshot (progress lines, metrics). */
   onInterval?: LiveObserver | undefined;
+  /** The run's id in those snapshots (default its start time): a qualification names its steps with its own. */
+  runId?: string | undefined;
   /** Run a plan over the profile's limits anyway (see analysis/plan-check.ts). */
   force?: boolean | undefined;
   /** Send only this segment of the schedule (`--segment i/N`: one host of several; `stampede merge` joins them). */
@@ -105,13 +107,14 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   try {
     let gauges: GaugeCatalog = {};
     const observer = options.onInterval;
+    const run = liveRun(profile, driver.target, startedAt, options);
     const recorder: RunRecorder = new RunRecorder(schedule.plan, {
       intervalUs: options.intervalUs,
       startTimeMs: startedAt.getTime(),
       hlog: (chunk) => hlog.write(chunk),
       onInterval: (interval) => {
         intervalLog.write(`${JSON.stringify(interval)}\n`);
-        observer?.(liveInterval(recorder, schedule.plan, interval, gauges, steps));
+        observer?.(liveInterval(recorder, schedule.plan, interval, gauges, run, steps));
       },
     });
     const declareGauges = (specs: Parameters<typeof gaugeCatalog>[0]) => void (gauges = gaugeCatalog(specs));
@@ -142,6 +145,11 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
     throw failure.keeping(kept, `the run was stopped there (${log})`);
   }
   return { result, analysis, summary, dir };
+}
+
+function liveRun(profile: Profile, target: string, startedAt: Date, options: RunOptions): LiveRun {
+  const { index, count } = options.segment ?? WHOLE;
+  return { profile: profile.name, id: options.runId ?? startedAt.toISOString(), segment: `${index}/${count}`, target };
 }
 
 /**
