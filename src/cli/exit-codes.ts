@@ -10,8 +10,9 @@ export const ExitCode = {
    */
   InvalidInput: 2,
   /**
-   * The run could not start (no connection to any server of the target before the clock, a worker that died, a port in use, …), or its
-   * files could not be written (disk full, read-only file system, a folder that is missing or takes no files): the message names the file.
+   * The run could not start (no connection to any server of the target before the clock, a worker that died, a port in use, a segment
+   * whose barrier never released it: the other segments never all arrived, or the run started without it), or its files could not be
+   * written (disk full, read-only file system, a folder that is missing or takes no files): the message names the file or the segments.
    */
   CouldNotStart: 3,
   /**
