@@ -5,7 +5,7 @@ import { notComparableReasons } from '../analysis/comparable.ts';
 import { bracket, countedSteps } from '../analysis/capacity.ts';
 import { errorRateAtRate, latencyAtRate, type RatePoint } from '../analysis/latency-at-rate.ts';
 import { intervalNoise, widerNoise } from '../analysis/noise.ts';
-import type { Qualification, StepOutcome } from '../analysis/qualification.ts';
+import type { StepOutcome } from '../analysis/qualification.ts';
 import { analyseRun, type RunAnalysis } from '../analysis/analyse-run.ts';
 import { decodeFromCompressedBase64, type Histogram } from '../recorder/histograms.ts';
 import type { RunResult } from '../recorder/result.ts';
