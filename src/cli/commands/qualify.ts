@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Argv } from 'yargs';
 import { allowRemoteOption, type ArgsOf, type StampedeCommand, forceOption, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
@@ -85,6 +86,9 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
     const outDir = args.out ?? createNewRunDir(defaultRunDir('reports', profile.name, new Date(), 'qualify-'));
     const live = await startLiveView(args);
     let stepsDone = 0;
+    // Each step's wall time, for its JUnit case: from the end of the one before (its setup and files included).
+    const stepWallMs: number[] = [];
+    let stepStartMs = performance.now();
     try {
       const q = await qualify(profile, {
         outDir,
@@ -102,6 +106,9 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
         env: process.env,
         onStep: (s, i, next) => {
           stepsDone = i + 1;
+          const now = performance.now();
+          stepWallMs.push(now - stepStartMs);
+          stepStartMs = now;
           if (args.quiet) return;
           live.progress.line(
             `step ${i + 1}: ${s.askedRps} rps${stepPurpose(s)} → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${stepJudged(s, 'rerunOf' in next && next.rerunOf === i + 1, formatUs)}`,
@@ -112,7 +119,7 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
       await live.close();
       const reports = renderQualificationReports(q);
       writeReports(outDir, reports);
-      writeQualificationCiOutputs(q, outDir, args.junit);
+      writeQualificationCiOutputs(q, outDir, args.junit, stepWallMs);
       process.stdout.write(args.quiet ? `${outDir}\n` : `${reports.markdown}\nwritten to ${outDir}/\n${verdictLine(q.verdict, q.reasons)}\n`);
       if (q.interrupted) return ExitCode.Interrupted;
       return q.verdict === 'PASS' ? ExitCode.Ok : ExitCode.SloFailed;
