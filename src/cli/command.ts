@@ -66,6 +66,11 @@ export function junitOption<T>(yargs: Argv<T>) {
   });
 }
 
+/** `--csv`, for the commands that write a run or qualification folder (run, qualify); written by csv-outputs.ts. */
+export function csvOption<T>(yargs: Argv<T>) {
+  return yargs.option('csv', { type: 'boolean', default: false, describe: 'also write intervals.csv and summary.csv (qualify: and steps.csv) into the output folder' });
+}
+
 /** `--force`, for the commands the plan check guards (run, qualify, sweep). */
 export function forceOption<T>(yargs: Argv<T>) {
   return yargs.option('force', { type: 'boolean', default: false, describe: 'run a plan over the profile’s limits: (requests, batch, intervals, memory, duration) anyway' });

@@ -1,12 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { Argv } from 'yargs';
-import { allowRemoteOption, type ArgsOf, type StampedeCommand, forceOption, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
+import { allowRemoteOption, type ArgsOf, csvOption, type StampedeCommand, forceOption, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { allowedRemoteHosts, numberOption, optionalNumberOption } from '../options.ts';
 import type { StepOutcome } from '../../analysis/qualification.ts';
 
 const builder = (yargs: Argv) =>
-  forceOption(junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs))))))
+  csvOption(forceOption(junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs)))))))
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target)' })
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/qualify-<UTC time>/)' })
     .option('step', { type: 'string', default: '10s', describe: 'measured duration of each step' })
@@ -120,6 +120,10 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
       const reports = renderQualificationReports(q);
       writeReports(outDir, reports);
       writeQualificationCiOutputs(q, outDir, args.junit, stepWallMs);
+      if (args.csv) {
+        const { writeCsvExports } = await import('../csv-outputs.ts');
+        await writeCsvExports(outDir);
+      }
       process.stdout.write(args.quiet ? `${outDir}\n` : `${reports.markdown}\nwritten to ${outDir}/\n${verdictLine(q.verdict, q.reasons)}\n`);
       if (q.interrupted) return ExitCode.Interrupted;
       return q.verdict === 'PASS' ? ExitCode.Ok : ExitCode.SloFailed;
