@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { RunStartError } from '../driver/errors.ts';
 import type { LiveInterval, LiveObserver } from '../pipeline/live.ts';
 import { commandLineError } from './input.ts';
-import { Progress, intervalStatus, progressMode } from './progress.ts';
+import { Eta, Progress, intervalStatus, progressMode } from './progress.ts';
 
 /*
  * What a run shows while it lasts: the progress line on stderr and, with --metrics-port, the
@@ -33,6 +33,7 @@ export async function startLiveView(args: LiveArgs): Promise<LiveView> {
   const metrics = args.metricsPort === undefined ? undefined : await startMetrics(args.metricsHost ?? '127.0.0.1', args.metricsPort);
   if (metrics && args.quiet !== true) progress.line(`metrics: ${metrics.server.url}`);
   let closed: Promise<void> | undefined;
+  const eta = new Eta();
   return {
     progress,
     observer: (prefix) =>
@@ -40,7 +41,9 @@ export async function startLiveView(args: LiveArgs): Promise<LiveView> {
         ? undefined
         : (live: LiveInterval) => {
             metrics?.exporter.update(live);
-            progress.status(prefix ? `${prefix()} · ${intervalStatus(live)}` : intervalStatus(live));
+            if (progress.mode === 'off') return;
+            const etaMs = eta.remainingMs(live.elapsedUs, live.plannedUs);
+            progress.status(() => (prefix ? `${prefix()} · ${intervalStatus(live, etaMs)}` : intervalStatus(live, etaMs)));
           },
     // Idempotent: the command closes before printing its result, and again on its error path.
     close: () =>
