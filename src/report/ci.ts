@@ -2,6 +2,7 @@ import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import { formatShare, formatUs, formatUsAgainst } from '../analysis/format.ts';
 import type { Qualification, StepOutcome } from '../analysis/qualification.ts';
 import type { RealismFlag } from '../analysis/realism/types.ts';
+import type { EventRecovery } from '../analysis/recovery.ts';
 import type { SloCheck } from '../analysis/slo.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { type JunitCase, junitDocument } from './junit.ts';
@@ -74,16 +75,14 @@ export function runOutcome(result: RunResult, analysis: RunAnalysis, dir: string
     startedAt: result.startedAt,
     elapsedMs: result.wall.elapsedMs,
     steps: [],
-    recoveries: (analysis.timeline?.events ?? []).map((e) => ({
-      label: e.label,
-      detail:
-        e.recoveryMs === null
-          ? `did not recover within the run (outside: ${e.breached.join(', ')})`
-          : e.breached.length === 0
-            ? 'stayed inside its limits'
-            : `recovered in ${formatUs(e.recoveryMs * 1000)} (outside: ${e.breached.join(', ')})`,
-    })),
+    recoveries: (analysis.timeline?.events ?? []).map((e) => ({ label: e.label, detail: recoveryText(e) })),
   };
+}
+
+function recoveryText(e: EventRecovery): string {
+  if (e.recoveryMs === null) return `did not recover within the run (outside: ${e.breached.join(', ')})`;
+  if (e.breached.length === 0) return 'stayed inside its limits';
+  return `recovered in ${formatUs(e.recoveryMs * 1000)} (outside: ${e.breached.join(', ')})`;
 }
 
 function sloCheck(c: SloCheck): CiCheck {
