@@ -52,12 +52,14 @@ export async function main(argv: string[]): Promise<number> {
     .strict()
     .demandCommand(1, 'name a command')
     .help()
+    .alias('help', 'h')
     .version(packageVersion())
+    .alias('version', 'v')
     .epilogue(EPILOGUE)
     .exitProcess(false)
     // Thrown, not printed: a failed parse (an unknown option, a missing argument) must stop before the handler runs.
     .fail((message, error) => {
-      throw error ?? new CommandLineError(describeParseFailure(message, argv, COMMANDS));
+      throw error ?? new CommandLineError(describeParseFailure(message, argv, COMMANDS, optionsOf));
     });
   for (const name of variablesNoCommandTakes(process.env)) process.stderr.write(`stampede: ${name} names no option of any command: ignored (a typo?)\n`);
   try {
@@ -126,6 +128,14 @@ function setAsideForeignVariables(args: Record<string, unknown>, taken: Readonly
     delete args[option.kebab];
     delete args[option.camel];
   }
+}
+
+/** A command's options by their long names, and the global ones: what a mistyped option is held against. */
+function optionsOf(name: string): string[] {
+  const command = COMMANDS_WITH_BUILDERS.find((c) => c.command.split(' ')[0] === name);
+  const positionals = new Set([...(command?.command ?? '').matchAll(/[<[]([\w-]+)[>\]]/g)].map((m) => m[1]!));
+  const declared = command ? Object.keys((command.builder(yargs([])) as unknown as { getOptions(): { key: object } }).getOptions().key) : [];
+  return [...new Set([...declared.filter((key) => !positionals.has(key)), ...GLOBAL_OPTIONS])];
 }
 
 /** The STAMPEDE_* variables in `env` that name no option of any command: likely typos, each worth one warning line. */

@@ -1,12 +1,12 @@
 import type { Argv } from 'yargs';
-import { allowRemoteOption, type ArgsOf, type StampedeCommand, forceOption, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
+import { allowRemoteOption, type ArgsOf, csvOption, type StampedeCommand, forceOption, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
 import { barrierStart } from '../barrier.ts';
 import { ExitCode, exitCodeOf } from '../exit-codes.ts';
 import { allowedRemoteHosts, numberOption, optionalNumberOption, optionError } from '../options.ts';
 import { BARRIER_DEFAULTS, START_AT_TOLERANCE_MS, barrierOption, segmentOption, startAtOption } from '../segment-options.ts';
 
 const builder = (yargs: Argv) =>
-  forceOption(junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs))))))
+  csvOption(forceOption(junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs)))))))
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/<UTC time>/)' })
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target, "model")' })
     .option('seed', { type: 'string', describe: 'shorthand for --set seed=N' })
@@ -88,6 +88,10 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
       });
       live.progress.end();
       writeRunCiOutputs({ result, analysis, dir }, args.junit);
+      if (args.csv) {
+        const { writeCsvExports } = await import('../csv-outputs.ts');
+        await writeCsvExports(dir);
+      }
       process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${verdictLine(analysis.verdict, analysis.reasons)}\n`);
       return await live.finish(exitCodeOf(analysis));
     } catch (error) {
