@@ -60,12 +60,14 @@ export async function main(argv: string[]): Promise<number> {
     .strict()
     .demandCommand(1, 'name a command')
     .help()
+    .alias('help', 'h')
     .version(packageVersion())
+    .alias('version', 'v')
     .epilogue(EPILOGUE)
     .exitProcess(false)
     // Thrown, not printed: a failed parse (an unknown option, a missing argument) must stop before the handler runs.
     .fail((message, error) => {
-      throw error ?? new CommandLineError(describeParseFailure(message, argv, COMMANDS));
+      throw error ?? new CommandLineError(describeParseFailure(message, argv, COMMANDS, optionsOf));
     });
   for (const name of variablesNoCommandTakes(process.env)) process.stderr.write(`stampede: ${name} names no option of any command: ignored (a typo?)\n`);
   const stderr = (text: string) => void process.stderr.write(text);
@@ -121,7 +123,7 @@ function exitCodeOfEnd(end: number | Lingering): number {
 }
 
 const EPILOGUE = [
-  'Exit codes: 0 PASS (or no SLO) · 1 FAIL, INVALID or a regression · 2 bad input (profile, override, option) · 3 could not start, or a file not saved (named in the last line) · 4 the model diverged · 70 internal error (a bug; --debug for the stack) · 130 interrupted.',
+  'Exit codes: 0 PASS (or no SLO) · 1 FAIL, INVALID or a regression · 2 bad input (profile, override, option) · 3 could not start, or a file not saved (named in the last line) · 4 the model diverged · 5 not comparable (compare: a side INVALID or interrupted) · 70 internal error (a bug; --debug for the stack) · 130 interrupted.',
   'Options also come from STAMPEDE_* variables (--max-steps from STAMPEDE_MAX_STEPS): the command line wins over them, they over the profile.',
 ].join('\n\n');
 
@@ -141,6 +143,14 @@ function setAsideForeignVariables(args: Record<string, unknown>, taken: Readonly
     delete args[option.kebab];
     delete args[option.camel];
   }
+}
+
+/** A command's options by their long names, and the global ones: what a mistyped option is held against. */
+function optionsOf(name: string): string[] {
+  const command = COMMANDS_WITH_BUILDERS.find((c) => c.command.split(' ')[0] === name);
+  const positionals = new Set([...(command?.command ?? '').matchAll(/[<[]([\w-]+)[>\]]/g)].map((m) => m[1]!));
+  const declared = command ? Object.keys((command.builder(yargs([])) as unknown as { getOptions(): { key: object } }).getOptions().key) : [];
+  return [...new Set([...declared.filter((key) => !positionals.has(key)), ...GLOBAL_OPTIONS])];
 }
 
 /** The STAMPEDE_* variables in `env` that name no option of any command: likely typos, each worth one warning line. */

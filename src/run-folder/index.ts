@@ -14,6 +14,8 @@ import { checkQualificationShape, checkResultShape } from './result-shape.ts';
 import { storedDocument, storedLog } from './stored-bounds.ts';
 import { ArtifactWriteError, asWriteError } from './write-errors.ts';
 
+// For a file whose failure must stop the command before any traffic (the barrier's ready file): thrown, not an output lost.
+export { writeFileAtomic } from './atomic.ts';
 export { ArtifactWriteError } from './write-errors.ts';
 export { FilesLostError, jsonText, Outputs, type LostFile } from './outputs.ts';
 
