@@ -290,6 +290,13 @@ describe.runIf(disks.canMount)('disk full at the end: every other command that w
     expect(readFileSync(join(run, 'report.html'), 'utf8')).toBe(before);
   });
 
+  it('export csv: exit 3 naming each CSV file, and no "wrote" line', () => {
+    const { status, lines } = onTerminal(['export', 'csv', run]);
+    expect(status).toBe(3);
+    expect(lines).toEqual([`stampede: not saved: ${run}/intervals.csv, ${run}/summary.csv (no space left on device (ENOSPC))`]);
+    expect(existsSync(join(run, 'intervals.csv'))).toBe(false);
+  });
+
   it('export k6 -o: exit 3 naming the script, and no script (not half of one) is left', () => {
     const script = join(full, 'script.ts');
     const { status, lines } = onTerminal(['export', 'k6', PROFILE, '--target', 'http://127.0.0.1:8080', '-o', script]);
