@@ -28,6 +28,8 @@ export function writeFileAtomic(path: string, text: string): void {
 /**
  * A nearly full disk takes part of a write and reports no error: only the next write fails. One
  * writeSync is not enough — a file renamed after a short write would be whole-looking and cut.
+ * That is why this is not write-file-atomic: its synchronous path (6.0.0, lib/index.js) writes with
+ * one `writeSync(fd, data, 0, data.length, 0)` and ignores how many bytes were taken, then renames.
  */
 function writeAll(fd: number, buffer: Buffer): void {
   for (let offset = 0; offset < buffer.length; ) offset += writeSync(fd, buffer, offset);
