@@ -3,6 +3,7 @@ import { productionFromSample, withProduction } from '../analysis/realism/produc
 import { loadProfile } from '../profile/load.ts';
 import { canonicalHost, isLoopbackHost, parseTarget, TargetError, targetHosts } from '../profile/target.ts';
 import { resolveSecrets } from '../profile/secrets.ts';
+import { requireMemcachedKeysFor } from '../profile/memcached-keys.ts';
 import { requireTopologyFor } from '../profile/topology-required.ts';
 import type { Profile } from '../profile/types.ts';
 import { parseDurationUs } from '../profile/units.ts';
@@ -61,11 +62,13 @@ export function effectiveTarget(option: string | undefined, profile: Profile): {
 
 /**
  * Whether the profile can run on `target` at all, before any folder, live view or traffic: the model
- * needs a topology, an http target every `${NAME}` of its templates set in the environment.
- * @throws ProfileError naming the file, the field (and the variable)
+ * needs a topology, an http target every `${NAME}` of its templates set in the environment, a
+ * memcached target keys it can store.
+ * @throws ProfileError naming the file, the field (and the variable or the key's line)
  */
 export function checkRunnable(profile: Profile, target: string): void {
   requireTopologyFor(profile, target);
+  requireMemcachedKeysFor(profile, target);
   if (parseTarget(target).kind === 'http') resolveSecrets(profile, process.env);
 }
 

@@ -7,6 +7,7 @@ import { type PathIssue, type PathSegment, type ProfileIssue, ProfileError, form
 import { type AppliedOverride, type Override, applyOverride, overrideFor, parseOverride } from './overrides.ts';
 import { ProfileSchema } from './schema.ts';
 import { type KeySample, readKeyFile } from './key-file.ts';
+import { generatedKeyIssues } from './memcached-keys.ts';
 import { findSecretReferences, redactOverride } from './secrets.ts';
 import type { Profile } from './types.ts';
 import { type Position, type YamlSource, documentData, locate, parseYamlSource } from './yaml-source.ts';
@@ -59,10 +60,12 @@ export async function parseProfileText(text: string, fileName: string, overrides
 
   const keyFile = result.success && result.data.keys.file !== undefined ? relativeTo(fileName, result.data.keys.file) : undefined;
   let sample: KeySample | undefined;
+  const memcachedKeyIssues: ProfileIssue[] = [];
   if (keyFile !== undefined) {
     const loaded = await loadKeyFile(keyFile, source, applied);
     issues.push(...loaded.issues);
     sample = loaded.sample;
+    memcachedKeyIssues.push(...loaded.memcachedIssues);
   }
 
   if (issues.length > 0 || !result.success) throw new ProfileError(fileName, orderIssues(issues, [fileName, topologyFile, keyFile]));
@@ -72,6 +75,8 @@ export async function parseProfileText(text: string, fileName: string, overrides
   // The sample is fingerprinted by its file's hash (not its path, which depends on where the command ran): hashing millions of keys again would only be slower.
   const fingerprinted = sample === undefined ? resolved : { ...resolved, keys: { ...keys, sample: sample.sha256 } };
   const secrets = findSecretReferences(resolved.http.requests, (at) => overrideFor(applied, at)?.at ?? locate(source, at));
+  // Known for every profile, refused only by a memcached target (which --target may name after loading).
+  memcachedKeyIssues.unshift(...placeIssues(source, generatedKeyIssues(keys, sample !== undefined), applied));
   return {
     ...resolved,
     source: {
@@ -81,6 +86,7 @@ export async function parseProfileText(text: string, fileName: string, overrides
       // As shown in every artifact: a --set that wrote a sensitive header keeps its path, not its value.
       overrides: overrides.map(redactOverride),
       ...(secrets.length > 0 && { secrets }),
+      ...(memcachedKeyIssues.length > 0 && { memcachedKeyIssues }),
     },
   };
 }
@@ -117,15 +123,20 @@ function relativeTo(profileFile: string, reference: string): string {
  * Reads `keys.file`. Problems in the CSV name the CSV, its line and field; a file that cannot be
  * read, or weights beside an explicit `popularity`, point at the profile's own field.
  */
-async function loadKeyFile(file: string, profile: YamlSource, applied: readonly AppliedOverride[]): Promise<{ sample?: KeySample; issues: ProfileIssue[] }> {
+async function loadKeyFile(
+  file: string,
+  profile: YamlSource,
+  applied: readonly AppliedOverride[],
+): Promise<{ sample?: KeySample; issues: ProfileIssue[]; memcachedIssues: ProfileIssue[] }> {
   const read = await readKeyFile(file);
   if ('unreadable' in read) {
     const message = `cannot read key file ${JSON.stringify(file)}: ${read.unreadable}`;
     return {
       issues: placeIssues(profile, [{ path: ['keys', 'file'], message, hint: `the path is relative to the profile's directory (${path.dirname(profile.file)})` }], applied),
+      memcachedIssues: [],
     };
   }
-  if ('issues' in read) return { issues: read.issues };
+  if ('issues' in read) return { issues: read.issues, memcachedIssues: [] };
   const popularityGiven = profile.doc.hasIn(['keys', 'popularity']) || applied.some((o) => o.path[0] === 'keys' && o.path[1] === 'popularity');
   if (read.sample.cumulative !== undefined && popularityGiven) {
     const message = `the key file ${JSON.stringify(file)} has weights: they are the popularity`;
@@ -135,9 +146,10 @@ async function loadKeyFile(file: string, profile: YamlSource, applied: readonly 
         [{ path: ['keys', 'popularity'], message, hint: 'remove keys.popularity, or drop the weight column to rank the keys by a law in file order' }],
         applied,
       ),
+      memcachedIssues: [],
     };
   }
-  return { sample: read.sample, issues: [] };
+  return { sample: read.sample, issues: [], memcachedIssues: read.memcachedIssues };
 }
 
 function topologyReference(data: unknown): string | undefined {

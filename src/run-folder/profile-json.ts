@@ -13,7 +13,9 @@ export function profileToJson(profile: Profile): string {
 
 /** Sensitive headers redacted; a key file's sample as its summary (path, sha256, count), not its keys. */
 function storedForm(profile: Profile): unknown {
-  const redacted = redactProfile(profile);
+  // Where unfit memcached keys are written is the loader's business (it refused or sent them), not the run's.
+  const { memcachedKeyIssues: _, ...source } = profile.source;
+  const redacted = redactProfile({ ...profile, source });
   const sample = profile.keys.sample;
   return sample === undefined ? redacted : { ...redacted, keys: { ...redacted.keys, sample: summariseSample(sample) } };
 }
