@@ -1,3 +1,4 @@
+import { checkEnvironmentReferences } from './environment-references.ts';
 import { MALFORMED_REFERENCE } from './secrets.ts';
 import { isTemplateField, PLACEHOLDER, TEMPLATE_FIELDS } from './template-fields.ts';
 import type { PathIssue, PathSegment } from './issues.ts';
@@ -66,6 +67,7 @@ export function checkProfile(data: unknown): PathIssue[] {
     ...checkKeys(record(profile.keys)),
     ...checkProduction(record(profile.production)),
     ...checkTargetSections(profile, clients),
+    ...checkEnvironmentReferences(profile),
   ];
 }
 

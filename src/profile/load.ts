@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Topology, TopologySchema } from './topology/index.ts';
 import { checkProfile } from './checks.ts';
+import { checkEnvironmentReferences } from './environment-references.ts';
 import { sha256Hex } from './fingerprint.ts';
 import { type PathIssue, type PathSegment, type ProfileIssue, ProfileError, formatPath } from './issues.ts';
 import { type AppliedOverride, type Override, applyOverride, overrideFor, parseOverride } from './overrides.ts';
@@ -186,6 +187,7 @@ async function loadTopologyFile(file: string, overrides: readonly Override[], pr
   const data = converted.data;
   const result = TopologySchema.safeParse(data);
   if (!result.success) issues.push(...placeIssues(source, translateZodIssues(TopologySchema, result.error.issues, data), applied, TOPOLOGY_PREFIX));
+  issues.push(...placeIssues(source, checkEnvironmentReferences(data, TOPOLOGY_PREFIX), applied, TOPOLOGY_PREFIX));
   return result.success && issues.length === 0 ? { topology: result.data, issues } : { issues };
 }
 
