@@ -16,7 +16,7 @@ import { serve } from './commands/serve.ts';
 import { sweep } from './commands/sweep.ts';
 import { validate } from './commands/validate.ts';
 import { CommandLineError, exitCodeFor } from './errors.ts';
-import { checkOptionValues, type DeclaredOptions, describeParseFailure } from './options.ts';
+import { checkOptionValues, type DeclaredOptions, describeParseFailure, joinDashedValues } from './options.ts';
 import { ExitCode } from './exit-codes.ts';
 import { catchInterruptions } from './signals.ts';
 import { redactTerminal } from './terminal-redaction.ts';
@@ -26,7 +26,8 @@ const COMMANDS_WITH_BUILDERS = [run, validate, lint, qualify, calibrate, sweep, 
 const COMMANDS: readonly { command: string }[] = COMMANDS_WITH_BUILDERS;
 
 /** Parses argv, runs one command, returns the exit code. Errors become codes in one place: errors.ts. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(given: string[]): Promise<number> {
+  const argv = joinDashedValues(given, valueOptionsOf(given[0]));
   let exitCode: number = ExitCode.Ok;
   const setExit = (code: number) => (exitCode = code);
   const cli = yargs(argv)
@@ -132,14 +133,24 @@ export function variablesNoCommandTakes(env: NodeJS.ProcessEnv): string[] {
   const named = Object.keys(env).filter((name) => optionOfVariable(name) !== undefined);
   if (named.length === 0) return [];
   const taken = new Set(GLOBAL_OPTIONS);
-  for (const command of COMMANDS_WITH_BUILDERS) {
-    const built = command.builder(yargs([])) as unknown as { getOptions(): { key: object } };
-    for (const key of Object.keys(built.getOptions().key)) taken.add(key);
-  }
+  for (const command of COMMANDS_WITH_BUILDERS) for (const key of Object.keys(optionsOf(command).key)) taken.add(key);
   return named.filter((name) => {
     const option = optionOfVariable(name);
     return option !== undefined && !taken.has(option.kebab) && !taken.has(option.camel);
   });
+}
+
+/** The options a command declares, as yargs keeps them (without parsing anything). */
+function optionsOf(command: (typeof COMMANDS_WITH_BUILDERS)[number]): { key: object; boolean: string[] } {
+  return (command.builder(yargs([])) as unknown as { getOptions(): { key: object; boolean: string[] } }).getOptions();
+}
+
+/** The options of the command named `word` that take a value (none for no command). */
+function valueOptionsOf(word: string | undefined): Set<string> {
+  const command = COMMANDS_WITH_BUILDERS.find((c) => c.command.split(' ')[0] === word);
+  if (command === undefined) return new Set();
+  const options = optionsOf(command);
+  return new Set(Object.keys(options.key).filter((key) => !options.boolean.includes(key)));
 }
 
 function optionOfVariable(name: string): { kebab: string; camel: string } | undefined {
