@@ -17,7 +17,7 @@ import { sweep } from './commands/sweep.ts';
 import { validate } from './commands/validate.ts';
 import { CommandLineError, exitCodeFor } from './errors.ts';
 import { checkOptionValues, type DeclaredOptions, describeParseFailure, joinDashedValues } from './options.ts';
-import { ExitCode } from './exit-codes.ts';
+import { ExitCode, exitCodesLine } from './exit-codes.ts';
 import { catchInterruptions } from './signals.ts';
 import { redactTerminal } from './terminal-redaction.ts';
 
@@ -106,7 +106,7 @@ function adapt<A>(command: StampedeCommand<A>, setExit: (code: number) => void, 
 }
 
 const EPILOGUE = [
-  'Exit codes: 0 PASS (or no SLO) · 1 FAIL, INVALID or a regression · 2 bad input (profile, override, option) · 3 could not start · 4 the model diverged · 70 internal error (a bug; --debug for the stack) · 130 interrupted.',
+  exitCodesLine(),
   'Options also come from STAMPEDE_* variables (--max-steps from STAMPEDE_MAX_STEPS): the command line wins over them, they over the profile.',
 ].join('\n\n');
 
