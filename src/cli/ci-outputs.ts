@@ -5,25 +5,24 @@ import type { Qualification } from '../analysis/qualification.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { type CiOutcome, junitXml, qualificationOutcome, runOutcome, stepSummary } from '../report/ci.ts';
 import { makeFolders } from '../run-folder/index.ts';
-import { redact } from '../run-folder/redaction.ts';
 import { commandLineError } from './input.ts';
 
 /**
  * The outcome where CI reads it: JUnit XML at `--junit FILE` (its folder created), and a Markdown
- * block appended to the file $GITHUB_STEP_SUMMARY names, when that variable is set. Both outside a
- * run folder, so redacted here (run-folder/redaction.ts).
+ * block appended to the file $GITHUB_STEP_SUMMARY names, when that variable is set. Both are built
+ * from the result and the analysis, which hold no secret (a `--set` that wrote one is [redacted]).
  */
 export function writeCiOutputs(outcome: CiOutcome, junitFile: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
   if (junitFile !== undefined) {
     try {
       makeFolders(dirname(junitFile));
-      writeFileSync(junitFile, redact(junitXml(outcome)));
+      writeFileSync(junitFile, junitXml(outcome));
     } catch (error) {
       throw commandLineError('--junit', `cannot write ${junitFile}: ${(error as Error).message}`, 'a file path in a writable folder, e.g. --junit reports/junit.xml');
     }
   }
   const summaryFile = env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) appendFileSync(summaryFile, redact(`${stepSummary(outcome)}\n`));
+  if (summaryFile) appendFileSync(summaryFile, `${stepSummary(outcome)}\n`);
 }
 
 /** A run's CI outputs (`stampede run`). */

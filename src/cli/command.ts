@@ -16,9 +16,20 @@ export interface StampedeCommand<A> {
    * `signal` aborts on SIGINT or SIGTERM: the command stops its traffic and writes what it has; the
    * exit code then becomes 130 or 143 (main.ts).
    */
-  run(args: ArgumentsCamelCase<A>, signal: AbortSignal): Promise<number>;
+  run(args: ArgumentsCamelCase<A>, signal: AbortSignal): Promise<number | Lingering>;
   /** The command stops on a signal as its normal end (serve): no interruption handling, no 130/143. */
   ownsSignals?: true;
+}
+
+/**
+ * A finished command that keeps serving a while: the metrics endpoint's linger, so Prometheus scrapes
+ * the final figures. Its result is written and its exit code decided; main.ts sets that code, then
+ * waits on `linger`, which SIGINT or SIGTERM ends at once without changing the code.
+ */
+export interface Lingering {
+  readonly exitCode: number;
+  /** Resolves when the linger is over, at once once `stop` aborts; what it kept open is closed by then. */
+  linger(stop: AbortSignal): Promise<void>;
 }
 
 /** The parsed options a builder declares, e.g. ArgsOf<typeof builder>. */
@@ -50,12 +61,17 @@ export function allowRemoteOption<T>(yargs: Argv<T>) {
   });
 }
 
-/** `--progress`, `--metrics-port`, `--metrics-host`: watching a run while it lasts. */
+/** `--progress`, `--metrics-port`, `--metrics-host`, `--metrics-linger`: watching a run while it lasts (and its final figures). */
 export function liveOptions<T>(yargs: Argv<T>) {
   return yargs
     .option('progress', { type: 'boolean', describe: 'a status line per interval on stderr (default: in a terminal only; --progress prints plain lines elsewhere)' })
-    .option('metrics-port', { type: 'number', describe: 'serve OpenMetrics for Prometheus on this port while the run lasts' })
-    .option('metrics-host', { type: 'string', default: '127.0.0.1', describe: 'address of the metrics endpoint (loopback only)' });
+    .option('metrics-port', { type: 'number', describe: 'serve Prometheus metrics on this port while the run lasts' })
+    .option('metrics-host', { type: 'string', default: '127.0.0.1', describe: 'address of the metrics endpoint (loopback only)' })
+    .option('metrics-linger', {
+      type: 'string',
+      default: '15s',
+      describe: 'keep the metrics endpoint up this long after the run, so Prometheus scrapes its final figures (0: no linger; Ctrl-C ends it)',
+    });
 }
 
 /** `--junit FILE`, for the commands that judge a run (run, qualify); written by ci-outputs.ts. */

@@ -1,13 +1,17 @@
 import { isIP } from 'node:net';
+import { formatUs } from '../analysis/format.ts';
 import { RunStartError } from '../driver/errors.ts';
+import type { RunMetrics } from '../metrics/exporter.ts';
+import type { MetricsServer } from '../metrics/server.ts';
 import type { LiveInterval, LiveObserver } from '../pipeline/live.ts';
-import { commandLineError } from './input.ts';
+import type { Lingering } from './command.ts';
+import { commandLineError, durationOption } from './input.ts';
 import { Progress, intervalStatus, progressMode } from './progress.ts';
 
 /*
  * What a run shows while it lasts: the progress line on stderr and, with --metrics-port, the
  * Prometheus endpoint. Both are fed by the pipeline's per-interval snapshot; the metrics server
- * stops when the command ends.
+ * stays up after the run for --metrics-linger (its final figures scraped), then stops.
  */
 
 export interface LiveArgs {
@@ -15,7 +19,11 @@ export interface LiveArgs {
   progress?: boolean | undefined;
   metricsPort?: number | undefined;
   metricsHost?: string | undefined;
+  metricsLinger?: string | undefined;
 }
+
+/** Longest --metrics-linger: a scrape interval is seconds to a minute; an hour is a typo. */
+const MAX_LINGER_US = 3600e6;
 
 export interface LiveView {
   readonly progress: Progress;
@@ -25,14 +33,28 @@ export interface LiveView {
    * sending thread for nobody.
    */
   observer(prefix?: () => string): LiveObserver | undefined;
+  /**
+   * The command's end, its result written: with metrics and a linger, the endpoint stays up with the
+   * final figures and main.ts waits on it (Lingering); otherwise it closes and the code is returned.
+   */
+  finish(exitCode: number): Promise<number | Lingering>;
+  /** Ends the progress line and closes the endpoint, unless finish handed it to a linger. */
   close(): Promise<void>;
 }
 
 export async function startLiveView(args: LiveArgs): Promise<LiveView> {
   const progress = new Progress(process.stderr, progressMode(args, process.stderr.isTTY === true));
+  const lingerUs = lingerOption(args.metricsLinger);
   const metrics = args.metricsPort === undefined ? undefined : await startMetrics(args.metricsHost ?? '127.0.0.1', args.metricsPort);
-  if (metrics && args.quiet !== true) progress.line(`metrics: ${metrics.server.url}`);
+  const say = args.quiet === true ? undefined : (text: string) => progress.line(text);
+  if (metrics) say?.(`metrics: ${metrics.server.url}`);
+  let lingering = false;
   let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= (async () => {
+      progress.end();
+      if (!lingering) await metrics?.server.close();
+    })());
   return {
     progress,
     observer: (prefix) =>
@@ -42,13 +64,43 @@ export async function startLiveView(args: LiveArgs): Promise<LiveView> {
             metrics?.exporter.update(live);
             progress.status(prefix ? `${prefix()} · ${intervalStatus(live)}` : intervalStatus(live));
           },
-    // Idempotent: the command closes before printing its result, and again on its error path.
-    close: () =>
-      (closed ??= (async () => {
-        progress.end();
-        await metrics?.server.close();
-      })()),
+    finish: async (exitCode) => {
+      if (!metrics || lingerUs === 0) {
+        await close();
+        return exitCode;
+      }
+      lingering = true;
+      await close();
+      return { exitCode, linger: (stop) => linger(metrics, lingerUs, stop, say) };
+    },
+    // Idempotent: the command closes on its error path too.
+    close,
   };
+}
+
+function lingerOption(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const us = durationOption('--metrics-linger', text, true);
+  if (us > MAX_LINGER_US) throw commandLineError('--metrics-linger', `at most 1h, got ${text}`, 'a few scrape intervals: e.g. --metrics-linger 15s');
+  return us;
+}
+
+/** Keeps the final figures scrapeable for `lingerUs`, or until `stop` (a signal), then closes the endpoint. */
+async function linger(metrics: { exporter: RunMetrics; server: MetricsServer }, lingerUs: number, stop: AbortSignal, say: ((text: string) => void) | undefined): Promise<void> {
+  metrics.exporter.finish();
+  if (!stop.aborted) {
+    say?.(`metrics: the final figures stay at ${metrics.server.url} for ${formatUs(lingerUs)} for Prometheus to scrape (Ctrl-C ends it now)`);
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stop.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, lingerUs / 1000);
+      stop.addEventListener('abort', done, { once: true });
+    });
+  }
+  await metrics.server.close();
 }
 
 async function startMetrics(host: string, port: number) {

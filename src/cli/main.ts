@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import yargs, { type Argv, type CommandModule } from 'yargs';
-import type { StampedeCommand } from './command.ts';
+import type { Lingering, StampedeCommand } from './command.ts';
 import { calibrate } from './commands/calibrate.ts';
 import { compare } from './commands/compare.ts';
 import { exportCommand } from './commands/export.ts';
@@ -18,8 +18,7 @@ import { validate } from './commands/validate.ts';
 import { CommandLineError, exitCodeFor } from './errors.ts';
 import { checkOptionValues, type DeclaredOptions, describeParseFailure, joinDashedValues } from './options.ts';
 import { ExitCode, exitCodesLine } from './exit-codes.ts';
-import { catchInterruptions } from './signals.ts';
-import { redactTerminal } from './terminal-redaction.ts';
+import { catchInterruptions, lingerUntilSignal } from './signals.ts';
 
 /** Every command, for the messages about a command line that names none or a wrong one. */
 const COMMANDS_WITH_BUILDERS = [run, validate, lint, qualify, calibrate, sweep, merge, k8s, report, compare, history, serve, schema, exportCommand] as const;
@@ -61,14 +60,11 @@ export async function main(given: string[]): Promise<number> {
     .fail((message, error) => {
       throw error ?? new CommandLineError(describeParseFailure(message, argv, COMMANDS));
     });
-  const restoreTerminal = redactTerminal();
   for (const name of variablesNoCommandTakes(process.env)) process.stderr.write(`stampede: ${name} names no option of any command: ignored (a typo?)\n`);
   try {
     await cli.parseAsync();
   } catch (error) {
     return exitCodeFor(error, (text) => process.stderr.write(text), Boolean(process.env.STAMPEDE_DEBUG) || argv.includes('--debug'));
-  } finally {
-    restoreTerminal();
   }
   return exitCode;
 }
@@ -93,16 +89,21 @@ function adapt<A>(command: StampedeCommand<A>, setExit: (code: number) => void, 
     handler: async (args) => {
       const options = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([key]) => !positionals.has(key)));
       checkOptionValues(options, declared, argv);
-      if (command.ownsSignals) return void setExit(await command.run(args, new AbortController().signal));
+      if (command.ownsSignals) return void setExit(exitCodeOfEnd(await command.run(args, new AbortController().signal)));
       const interruption = catchInterruptions((text) => process.stderr.write(text));
       try {
-        const code = await command.run(args, interruption.signal);
-        setExit(interruption.exitCode ?? code);
+        const end = await command.run(args, interruption.signal);
+        setExit(interruption.exitCode ?? exitCodeOfEnd(end));
+        if (typeof end !== 'number') await lingerUntilSignal(end, interruption);
       } finally {
         interruption.dispose();
       }
     },
   };
+}
+
+function exitCodeOfEnd(end: number | Lingering): number {
+  return typeof end === 'number' ? end : end.exitCode;
 }
 
 const EPILOGUE = [

@@ -59,3 +59,23 @@ export function catchInterruptions(stderr: (text: string) => void, exit: (code: 
     },
   };
 }
+
+/**
+ * Waits on a finished command's linger (its exit code already set). A signal now only ends the wait,
+ * at once: no "stopping, writing…", no 130/143. After a signal during the command there is no linger.
+ */
+export async function lingerUntilSignal(end: { linger(stop: AbortSignal): Promise<void> }, interruption: Interruption): Promise<void> {
+  const stop = new AbortController();
+  if (interruption.exitCode !== undefined) stop.abort();
+  const onSignal = () => stop.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // Only once these listen: with no listener in between, a signal would take its default action (kill).
+  interruption.dispose();
+  try {
+    await end.linger(stop.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

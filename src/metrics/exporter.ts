@@ -1,148 +1,128 @@
-import { Counter, Gauge, type Metric, type OpenMetricsContentType, Registry } from 'prom-client';
-import type { LiveInterval } from '../pipeline/live.ts';
-import { parseGaugeKey, type GaugeCatalog, type GaugeSpec } from '../recorder/gauges.ts';
+import { Gauge, Registry } from 'prom-client';
+import type { LiveInterval, LivePhase, LiveRun } from '../pipeline/live.ts';
+import { CatalogPublisher } from './catalog-series.ts';
+import { registerCustom } from './custom-metric.ts';
 import { CumulativeHistogram } from './cumulative-histogram.ts';
+import { TotalCounter } from './total-counter.ts';
 
 /*
  * The run as Prometheus series, updated once per closed interval from the pipeline's live snapshot:
- * nothing here runs per request. Counters count measured requests (the warm-up excluded, as in
- * result.json); gauges hold the last interval's figures.
+ * nothing here runs per request. Counts are counters (measured requests, the warm-up excluded, as in
+ * result.json), latency a histogram, gauges only levels. Every series carries the run's identity
+ * (profile, run, segment, target), so consecutive runs are distinct series, never a counter reset.
  */
 
-/** Prefix of every gauge of the run's catalog: `hitRatio` → `stampede_gauge_hitRatio`. */
-export const GAUGE_PREFIX = 'stampede_gauge_';
-
-const QUANTILES = [
-  ['0.5', 'p50'],
-  ['0.99', 'p99'],
-  ['1', 'max'],
-] as const;
+/** The run's phase, and `done` once it has ended (while the endpoint lingers). */
+export type MetricsPhase = LivePhase | 'done';
+const PHASES: readonly MetricsPhase[] = ['warm-up', 'measured', 'drain', 'done'];
 
 export class RunMetrics {
-  readonly registry = new Registry<OpenMetricsContentType>();
+  /** Prometheus's text format (0.0.4), which every scraper and `promtool check metrics` read. */
+  readonly registry = new Registry();
   private readonly registers = [this.registry];
-  private readonly requests = new Counter({
-    name: 'stampede_requests',
-    help: 'measured requests by outcome: ok, or the error reason (dropped included)',
-    labelNames: ['outcome'],
+  private readonly info = new Gauge({
+    name: 'stampede_run_info',
+    help: 'always 1; its labels (profile, run, segment, target) are on every series too',
     registers: this.registers,
   });
-  private readonly kindRequests = new Counter({
-    name: 'stampede_kind_requests',
-    help: 'measured requests by request kind and outcome (ok, failed)',
-    labelNames: ['kind', 'outcome'],
-    registers: this.registers,
-  });
-  private readonly clientRequests = new Counter({
-    name: 'stampede_client_requests',
-    help: 'measured requests by client and outcome (ok, failed)',
-    labelNames: ['client', 'outcome'],
-    registers: this.registers,
-  });
-  private readonly sent = new Counter({ name: 'stampede_sent', help: 'requests sent, warm-up included', registers: this.registers });
-  private readonly askedRps = new Gauge({ name: 'stampede_asked_rps', help: 'rate the schedule asked for over the last interval', registers: this.registers });
-  private readonly sentRps = new Gauge({ name: 'stampede_sent_rps', help: 'requests sent per second over the last interval', registers: this.registers });
-  private readonly goodputRps = new Gauge({ name: 'stampede_goodput_rps', help: 'successful requests completed per second over the last interval', registers: this.registers });
-  private readonly intervalDropped = new Gauge({
-    name: 'stampede_interval_dropped',
-    help: 'requests dropped in the last interval (the in-flight cap was reached)',
-    registers: this.registers,
-  });
-  private readonly intervalLatency = new Gauge({
-    name: 'stampede_interval_latency_seconds',
-    help: 'latency quantiles of the last interval (from intended send time)',
-    labelNames: ['quantile'],
-    registers: this.registers,
-  });
-  private readonly elapsed = new Gauge({ name: 'stampede_run_elapsed_seconds', help: 'end of the last closed interval, from run start', registers: this.registers });
+  private readonly requests = new TotalCounter('stampede_requests_total', 'measured requests completed or dropped, by outcome: ok, or the error reason (dropped included)');
+  private readonly kindRequests = new TotalCounter('stampede_kind_requests_total', 'measured requests by request kind and outcome (ok, failed)');
+  private readonly clientRequests = new TotalCounter('stampede_client_requests_total', 'measured requests by client and outcome (ok, failed)');
+  private readonly sent = new TotalCounter('stampede_requests_sent_total', 'requests sent, warm-up included');
+  private readonly asked = new TotalCounter('stampede_requests_asked_total', 'requests the schedule asked for, warm-up included (its expected count, so fractional)');
+  private readonly latency = new CumulativeHistogram('stampede_latency_seconds', 'latency of measured requests from their intended send time');
+  private readonly elapsed = new Gauge({ name: 'stampede_run_elapsed_seconds', help: 'end of the last closed interval, from the run start', registers: this.registers });
   private readonly planned = new Gauge({ name: 'stampede_run_planned_seconds', help: 'warm-up plus measured duration of the plan', registers: this.registers });
   private readonly phase = new Gauge({
     name: 'stampede_run_phase',
-    help: '1 for the phase the last interval was in (warm-up, measured, drain)',
+    help: '1 for the phase the run is in (warm-up, measured, drain; done once it has ended), 0 for the others',
     labelNames: ['phase'],
     registers: this.registers,
   });
-  private readonly latency = new CumulativeHistogram('stampede_latency_seconds', 'latency of measured requests from intended send time, cumulative');
-  private readonly gauges = new Map<string, Gauge<'component' | 'family'>>();
-  /** Per counter, the last cumulative total pushed into each label set: counters grow by the difference. */
-  private readonly counted = new Map<Counter<string>, Map<string, number>>();
+  private readonly catalog = new CatalogPublisher(this.registry);
+  private readonly restartable = [this.requests, this.kindRequests, this.clientRequests, this.sent, this.asked, this.latency, this.catalog];
+  private identity: string | undefined;
+  private lastElapsedUs = 0;
 
   constructor() {
-    this.registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
-    // The registry serialises any metric with get(); prom-client's types list only its own four classes.
-    this.registry.registerMetric(this.latency as unknown as Metric);
+    for (const metric of [this.requests, this.kindRequests, this.clientRequests, this.sent, this.asked, this.latency]) registerCustom(this.registry, metric);
   }
 
   get contentType(): string {
     return this.registry.contentType;
   }
 
-  /** The OpenMetrics text of every series. */
+  /**
+   * The exposition text of every series; empty before the first interval, whose snapshot names the
+   * run: a series without the run's labels would be a series of no run.
+   */
   text(): Promise<string> {
-    return this.registry.metrics();
+    return this.identity === undefined ? Promise.resolve('') : this.registry.metrics();
   }
 
   update(live: LiveInterval): void {
+    this.follow(live);
     this.updateCounters(live);
-    const { interval } = live;
-    this.askedRps.set(live.askedRps);
-    this.sentRps.set(live.sentRps);
-    this.goodputRps.set(interval.goodputRps);
-    this.intervalDropped.set(interval.dropped);
-    for (const [quantile, field] of QUANTILES) this.intervalLatency.set({ quantile }, interval.latencyUs[field] / 1e6);
     this.elapsed.set(live.elapsedUs / 1e6);
     this.planned.set(live.plannedUs / 1e6);
-    for (const phase of ['warm-up', 'measured', 'drain'] as const) this.phase.set({ phase }, phase === live.phase ? 1 : 0);
+    this.setPhase(live.phase);
     this.latency.set(
       live.latency.boundsUs.map((us) => us / 1e6),
       live.latency.cumulative,
       live.latency.count,
       live.latency.sumUs / 1e6,
     );
-    this.updateGauges(interval.gauges, live.gauges);
+    const seconds = (live.interval.coveredMs ?? live.intervalUs / 1000) / 1000;
+    this.catalog.update(live.interval.gauges, live.gauges, seconds);
+  }
+
+  /** The run has ended: its last figures stay as they are, the phase says so. */
+  finish(): void {
+    if (this.identity !== undefined) this.setPhase('done');
+  }
+
+  /**
+   * Another run (another identity) starts its series from nothing; a qualification's next step (the
+   * same identity, its clock back at the start) adds to the series of the steps before it.
+   */
+  private follow(live: LiveInterval): void {
+    const identity = identityOf(live.run);
+    if (identity !== this.identity) {
+      if (this.identity !== undefined) this.registry.resetMetrics();
+      this.registry.setDefaultLabels(labelsOf(live.run));
+      this.info.set(1);
+      this.identity = identity;
+    } else if (live.elapsedUs <= this.lastElapsedUs) {
+      for (const metric of this.restartable) metric.restart();
+    }
+    this.lastElapsedUs = live.elapsedUs;
   }
 
   private updateCounters(live: LiveInterval): void {
     const { totals } = live;
-    this.advance(this.requests, { outcome: 'ok' }, totals.ok);
-    for (const [reason, count] of Object.entries(totals.failedByReason)) this.advance(this.requests, { outcome: reason }, count);
+    this.requests.set({ outcome: 'ok' }, totals.ok);
+    for (const [reason, count] of Object.entries(totals.failedByReason)) this.requests.set({ outcome: reason }, count);
     for (const [kind, c] of Object.entries(totals.byKind)) {
-      this.advance(this.kindRequests, { kind, outcome: 'ok' }, c.ok);
-      this.advance(this.kindRequests, { kind, outcome: 'failed' }, c.failed);
+      this.kindRequests.set({ kind, outcome: 'ok' }, c.ok);
+      this.kindRequests.set({ kind, outcome: 'failed' }, c.failed);
     }
     for (const [client, c] of Object.entries(totals.byClient)) {
-      this.advance(this.clientRequests, { client, outcome: 'ok' }, c.ok);
-      this.advance(this.clientRequests, { client, outcome: 'failed' }, c.failed);
+      this.clientRequests.set({ client, outcome: 'ok' }, c.ok);
+      this.clientRequests.set({ client, outcome: 'failed' }, c.failed);
     }
-    this.sent.inc(live.interval.sent);
+    this.sent.add({}, live.interval.sent);
+    this.asked.add({}, (live.askedRps * live.intervalUs) / 1e6);
   }
 
-  /** Brings a counter series up to a cumulative total (a series first seen at 0 is exported at 0). */
-  private advance<L extends string>(counter: Counter<L>, labels: Record<L, string>, total: number): void {
-    let series = this.counted.get(counter);
-    if (!series) this.counted.set(counter, (series = new Map()));
-    const key = JSON.stringify(labels);
-    const last = series.get(key);
-    if (last === undefined || total > last) counter.inc(labels as Partial<Record<L, string>>, total - (last ?? 0));
-    series.set(key, Math.max(total, last ?? 0));
+  private setPhase(current: MetricsPhase): void {
+    for (const phase of PHASES) this.phase.set({ phase }, phase === current ? 1 : 0);
   }
+}
 
-  private updateGauges(values: Readonly<Record<string, number>>, catalog: GaugeCatalog): void {
-    for (const [key, value] of Object.entries(values)) {
-      const { name, instance } = parseGaugeKey(key);
-      const gauge = this.gaugeFor(name, catalog[name]);
-      const family = catalog[name]?.family ?? 'undeclared';
-      gauge.set(instance === undefined ? { family } : { family, component: instance }, value);
-    }
-  }
+function labelsOf(run: LiveRun): Record<string, string> {
+  return { profile: run.profile, run: run.id, segment: run.segment, target: run.target };
+}
 
-  private gaugeFor(name: string, spec: GaugeSpec | undefined): Gauge<'component' | 'family'> {
-    let gauge = this.gauges.get(name);
-    if (!gauge) {
-      const help = spec ? `${spec.help} (${spec.unit})` : `gauge ${name}`;
-      gauge = new Gauge({ name: `${GAUGE_PREFIX}${name}`, help, labelNames: ['component', 'family'], registers: this.registers });
-      this.gauges.set(name, gauge);
-    }
-    return gauge;
-  }
+function identityOf(run: LiveRun): string {
+  return JSON.stringify(labelsOf(run));
 }

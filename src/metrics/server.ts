@@ -9,7 +9,7 @@ export interface MetricsServer {
 }
 
 /**
- * Serves the run's metrics at /metrics (OpenMetrics) until closed. Rejects with the listen error
+ * Serves the run's metrics at /metrics (Prometheus text format) until closed. Rejects with the listen error
  * (a port in use, an address this host does not have) before the run starts.
  */
 export async function serveMetrics(metrics: RunMetrics, host: string, port: number): Promise<MetricsServer> {

@@ -14,6 +14,8 @@ import { JsHistogram } from 'hdr-histogram-js';
 export type LivePhase = 'warm-up' | 'measured' | 'drain';
 
 export interface LiveInterval {
+  /** Whose interval it is: the same object for every interval of a run. */
+  run: LiveRun;
   /** The interval as the recorder closed it (warm-up included). */
   interval: IntervalResult;
   intervalUs: number;
@@ -34,6 +36,20 @@ export interface LiveInterval {
   gauges: GaugeCatalog;
   /** The timeline's steps due in this interval (their labels), so the progress lines mark them. */
   events?: string[];
+}
+
+/** Who the live figures belong to: Prometheus labels every series with these (metrics/exporter.ts). */
+export interface LiveRun {
+  profile: string;
+  /**
+   * The run's id: its start, ISO 8601 UTC. The segments of one run share it (`--start-at` is their
+   * common start); a qualification gives its steps its own, so they add up in one run's series.
+   */
+  id: string;
+  /** `index/count` of `--segment`; `0/1` for a whole run. */
+  segment: string;
+  /** Where the traffic goes, as result.json names it. */
+  target: string;
 }
 
 export interface LiveTotals {
@@ -63,11 +79,13 @@ export function liveInterval(
   plan: Plan,
   interval: IntervalResult,
   gauges: GaugeCatalog,
+  run: LiveRun,
   steps: readonly { plannedMs: number; label: string }[] = [],
 ): LiveInterval {
   const startUs = interval.tMs * 1000;
   const endUs = startUs + recorder.intervalUs;
   return {
+    run,
     interval,
     intervalUs: recorder.intervalUs,
     elapsedUs: endUs,

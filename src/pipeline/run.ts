@@ -6,7 +6,7 @@ import { RunStartError } from '../driver/errors.ts';
 import { createDriver } from '../driver/index.ts';
 import type { Driver } from '../driver/types.ts';
 import { ProfileError } from '../profile/issues.ts';
-import { resolveSecrets, type SecretEnvironment, sensitiveHeaderValues } from '../profile/secrets.ts';
+import { resolveSecrets, type SecretEnvironment } from '../profile/secrets.ts';
 import { parseTarget } from '../profile/target.ts';
 import { requireMemcachedKeysFor } from '../profile/memcached-keys.ts';
 import { requireTopologyFor } from '../profile/topology-required.ts';
@@ -31,10 +31,9 @@ import {
   writeReports,
   writeRunFolder,
 } from '../run-folder/index.ts';
-import { addSecrets } from '../run-folder/redaction.ts';
 import { createSchedule } from '../schedule/index.ts';
 import { segmentSchedule, WHOLE, type Segment } from '../schedule/segment.ts';
-import { liveInterval, type LiveObserver } from './live.ts';
+import { liveInterval, type LiveObserver, type LiveRun } from './live.ts';
 
 export interface RunOptions {
   /** Output folder; default reports/<profile>/<UTC timestamp>/. */
@@ -51,6 +50,8 @@ export interface RunOptions {
   reports?: boolean;
   /** Called once per closed interval with a plain-data snapshot (progress lines, metrics). */
   onInterval?: LiveObserver | undefined;
+  /** The run's id in those snapshots (default its start time): a qualification names its steps with its own. */
+  runId?: string | undefined;
   /** Run a plan over the profile's limits anyway (see analysis/plan-check.ts). */
   force?: boolean | undefined;
   /** Send only this segment of the schedule (`--segment i/N`: one host of several; `stampede merge` joins them). */
@@ -101,13 +102,14 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   try {
     let gauges: GaugeCatalog = {};
     const observer = options.onInterval;
+    const run = liveRun(profile, driver.target, startedAt, options);
     const recorder: RunRecorder = new RunRecorder(schedule.plan, {
       intervalUs: options.intervalUs,
       startTimeMs: startedAt.getTime(),
       hlog: (chunk) => hlog.write(chunk),
       onInterval: (interval) => {
         intervalLog.write(`${JSON.stringify(interval)}\n`);
-        observer?.(liveInterval(recorder, schedule.plan, interval, gauges, steps));
+        observer?.(liveInterval(recorder, schedule.plan, interval, gauges, run, steps));
       },
     });
     const declareGauges = (specs: Parameters<typeof gaugeCatalog>[0]) => void (gauges = gaugeCatalog(specs));
@@ -140,17 +142,18 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   return { result, analysis, summary, dir };
 }
 
+function liveRun(profile: Profile, target: string, startedAt: Date, options: RunOptions): LiveRun {
+  const { index, count } = options.segment ?? WHOLE;
+  return { profile: profile.name, id: options.runId ?? startedAt.toISOString(), segment: `${index}/${count}`, target };
+}
+
 /**
  * The profile the driver sends: on an http target its `${NAME}` references read from `env` (a
- * missing one is a ProfileError naming it, before any folder). The resolved values and the
- * sensitive headers become secrets of the process: no file written after this holds them.
+ * missing one is a ProfileError naming it, before any folder). Only the driver gets it: every
+ * file is written from `profile`, which holds the references.
  */
 function profileToSend(profile: Profile, target: string, env: SecretEnvironment): Profile {
-  addSecrets(sensitiveHeaderValues(profile));
-  if (parseTarget(target).kind !== 'http') return profile;
-  const { profile: resolved, secrets } = resolveSecrets(profile, env);
-  addSecrets(secrets);
-  return resolved;
+  return parseTarget(target).kind === 'http' ? resolveSecrets(profile, env) : profile;
 }
 
 /** Refuses a timeline the target cannot play (TimelineRefusedError, exit 2), tells the caller its steps, and returns them. */

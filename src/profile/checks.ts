@@ -1,4 +1,5 @@
 import { checkEnvironmentReferences } from './environment-references.ts';
+import { describeHidden, holdsSecret } from './secret-fields.ts';
 import { MALFORMED_REFERENCE } from './secrets.ts';
 import { isTemplateField, PLACEHOLDER, TEMPLATE_FIELDS } from './template-fields.ts';
 import type { PathIssue, PathSegment } from './issues.ts';
@@ -48,6 +49,10 @@ function formatDurationUs(us: number): string {
 }
 function shown(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+/** A value as a message quotes it, or only its kind in a secret's field (redaction.ts). */
+function shownAt(path: readonly PathSegment[], value: unknown): string {
+  return holdsSecret(path, value) ? describeHidden(value) : shown(value);
 }
 
 /** checkProfile runs every cross-field check on the raw profile document. */
@@ -319,7 +324,8 @@ function checkRequestLines(kind: string, template: Raw | undefined): PathIssue[]
     const at = ['http', 'requests', kind, 'headers', name];
     if (LINE_BREAK.test(name)) issues.push({ path: at, message: `expected no CR, LF or NUL in a header name, got ${shown(name)}`, hint: SPLITTING_HINT, anchor: 'key' });
     const text = str(value);
-    if (text !== undefined && LINE_BREAK.test(text)) issues.push({ path: at, message: `expected no CR, LF or NUL in header ${name}, got ${shown(text)}`, hint: SPLITTING_HINT });
+    if (text !== undefined && LINE_BREAK.test(text))
+      issues.push({ path: at, message: `expected no CR, LF or NUL in header ${name}, got ${shownAt(at, text)}`, hint: SPLITTING_HINT });
   }
   return issues;
 }
@@ -338,7 +344,7 @@ function checkSecretReferences(kind: string, template: Raw | undefined): PathIss
     return [
       {
         path,
-        message: `expected \${NAME} (an environment variable: letters, digits, _), got ${shown(found)}`,
+        message: `expected \${NAME} (an environment variable: letters, digits, _), got ${shownAt(path, found)}`,
         hint: `e.g. authorization: "Bearer \${AUTH_TOKEN}"; the value is read from the environment when the run starts`,
       },
     ];

@@ -9,7 +9,8 @@ import { type AppliedOverride, type Override, applyOverride, overrideFor, parseO
 import { ProfileSchema } from './schema.ts';
 import { type KeySample, readKeyFile } from './key-file.ts';
 import { generatedKeyIssues } from './memcached-keys.ts';
-import { findSecretReferences, redactOverride } from './secrets.ts';
+import { overrideProblem, redactOverride } from './redaction.ts';
+import { findSecretReferences } from './secrets.ts';
 import type { Profile } from './types.ts';
 import { type Position, type YamlSource, documentData, locate, parseYamlSource } from './yaml-source.ts';
 import { translateZodIssues } from './zod-issues.ts';
@@ -103,7 +104,7 @@ function applyProfileOverrides(source: YamlSource, overrides: readonly string[])
   for (const text of overrides) {
     const override = parseOverride(text);
     if ('problem' in override) {
-      issues.push(overrideIssue(source.file, text, override.problem));
+      issues.push(overrideIssue(source.file, text, overrideProblem(text, override.problem)));
     } else if (override.path[0] === 'topology' && override.path.length > 1 && typeof source.doc.get('topology') === 'string') {
       forTopologyFile.push({ ...override, path: override.path.slice(1) });
     } else {
@@ -200,7 +201,7 @@ function placeIssues(source: YamlSource, problems: readonly PathIssue[], applied
       file: source.file,
       ...position,
       path: formatPath([...prefix, ...problem.path]),
-      message: via ? `${problem.message} (from --set ${via.text})` : problem.message,
+      message: via ? `${problem.message} (from --set ${redactOverride(via.text)})` : problem.message,
       hint: problem.hint,
     };
   });
@@ -212,7 +213,7 @@ function overrideIssue(file: string, text: string, problem: string, at: readonly
     file,
     ...position,
     path: formatPath(at),
-    message: `${problem} (from --set ${text})`,
+    message: `${problem} (from --set ${redactOverride(text)})`,
     hint: "write --set path=value, e.g. --set phases[0].rate=2000 or --set 'slo.latency=[{percentile: 99, max: 50ms}]'",
   };
 }

@@ -1,6 +1,7 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { type PathSegment, formatPath } from './issues.ts';
 import { describeFound } from './schema-walk.ts';
+import { describeHidden, holdsSecret } from './secret-fields.ts';
 import { type Position, type YamlSource, documentData, locate } from './yaml-source.ts';
 
 /** Override is one parsed `--set path=value`; the value is read as YAML, so `2000`, `50ms` and `[{a: 1}]` all work. */
@@ -37,7 +38,7 @@ export function parseOverride(text: string): Override | { problem: string } {
 const PART = /^([^.[\]\s]+)((?:\[\d+\])*)$/;
 
 /** Digits become numbers: an index into a list, or a key of a mapping once the document says it is one. */
-function parseOverridePath(text: string): PathSegment[] | undefined {
+export function parseOverridePath(text: string): PathSegment[] | undefined {
   if (text === '') return undefined;
   const path: PathSegment[] = [];
   for (const part of text.split('.')) {
@@ -95,7 +96,8 @@ function resolveKeys(source: YamlSource, path: readonly PathSegment[]): { path: 
       node = node.items[segment];
     } else {
       const value = isScalar(node) ? node.value : node;
-      return { problem: `${here} is ${describeFound(value)}, not a mapping or a list, so it has no "${segment}"` };
+      const found = holdsSecret(resolved, value) ? describeHidden(value) : describeFound(value);
+      return { problem: `${here} is ${found}, not a mapping or a list, so it has no "${segment}"` };
     }
   }
   return { path: resolved, created };

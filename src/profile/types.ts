@@ -24,7 +24,7 @@ export interface ProfileSource {
   topologyFile?: string;
   /** sha256 of the resolved profile (after --set), so two runs can tell whether they ran the same thing. */
   sha256: string;
-  /** The --set overrides applied, in order; a sensitive header's value [redacted] (secrets.ts). */
+  /** The --set overrides applied, in order; one that wrote a secret has its value [redacted] (redaction.ts). */
   overrides: string[];
   /** Each `${NAME}` of the request templates and where it is used; absent when there is none (see secrets.ts). */
   secrets?: SecretReference[];

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type PathIssue, type PathSegment, formatPath } from './issues.ts';
+import { describeHidden, holdsSecret } from './secret-fields.ts';
 import {
   type FieldKind,
   type Unwrapped,
@@ -47,7 +48,8 @@ export function translateZodIssues(root: Schema, issues: readonly ZodIssue[], da
 function translate(root: Schema, issue: ZodIssue, data: unknown, path: PathSegment[]): PathIssue[] {
   const value = valueAtPath(data, path);
   const at = schemaAt(root, path, data);
-  const found = describeFound(value);
+  // A secret's field is named by what it holds, never its text: the message goes to the terminal and to CI logs.
+  const found = holdsSecret(path, value) ? describeHidden(value) : describeFound(value);
   const hint = hintFor(at);
   switch (issue.code) {
     case 'invalid_union':
@@ -61,7 +63,7 @@ function translate(root: Schema, issue: ZodIssue, data: unknown, path: PathSegme
       return [{ path, message: `expected ${expectedAt(at, issue.expected)}, got ${found}`, hint }];
     case 'too_small':
     case 'too_big': {
-      const message = `expected ${boundWording(issue, at)}, got ${sizeFound(issue.origin, value)}`;
+      const message = `expected ${boundWording(issue, at)}, got ${sizeFound(issue.origin, value, found)}`;
       if (issue.origin !== 'array' || issue.code !== 'too_small') return [{ path, message, hint }];
       const add = `add at least ${Number(issue.minimum)} item(s)`;
       return [{ path, message, hint: at?.description ? `${add}. ${at.description}` : add }];
@@ -116,9 +118,9 @@ function boundWording(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, 
   return `a number ${op} ${bound}`;
 }
 
-function sizeFound(origin: string, value: unknown): string {
+function sizeFound(origin: string, value: unknown, found: string): string {
   if ((origin === 'array' || origin === 'set') && Array.isArray(value)) return `${value.length}`;
-  return describeFound(value);
+  return found;
 }
 
 /**

@@ -119,6 +119,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
       ...(options.signal && { signal: options.signal }),
       ...(options.driver && { driver: options.driver }),
       onInterval: options.onInterval,
+      runId: startedAt.toISOString(),
       env: options.env,
       // Checked just above, so that a step over the limits ends the search instead of the qualification.
       force: true,

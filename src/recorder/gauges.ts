@@ -12,6 +12,13 @@
 /** What the number is in. `ratio` is 0..1 and printed as a percentage. */
 export type GaugeUnit = 'count' | 'ratio' | 'ms' | 'mb' | 'rps' | 'cores';
 
+/**
+ * A count of events rather than a level: `interval` counts those of each interval, `run` those since
+ * the run started. Prometheus exports both as counters (`_total`), so `rate()` works and a missed
+ * scrape loses nothing; a level (at the sample, the interval's mean or maximum) stays a gauge.
+ */
+export type GaugeCounts = 'interval' | 'run';
+
 /** Which chart and which summary group a gauge belongs to. */
 export type GaugeFamily = 'connections' | 'hit-ratio' | 'queues' | 'rates' | 'process' | 'cache' | 'faults' | 'generator' | 'target';
 
@@ -22,11 +29,14 @@ export interface GaugeSpec {
   readonly family: GaugeFamily;
   /** One line for chart legends, Prometheus HELP and the docs. */
   readonly help: string;
+  /** Set on a count of events (unit `count`); absent on a level. */
+  readonly counts?: GaugeCounts;
 }
 
-export function defineGauge(name: string, unit: GaugeUnit, family: GaugeFamily, help: string): GaugeSpec {
+export function defineGauge(name: string, unit: GaugeUnit, family: GaugeFamily, help: string, counts?: GaugeCounts): GaugeSpec {
   if (!/^[a-zA-Z][a-zA-Z0-9]*$/.test(name)) throw new Error(`gauge name "${name}": camelCase letters and digits only`);
-  return Object.freeze({ name, unit, family, help });
+  if (counts !== undefined && unit !== 'count') throw new Error(`gauge "${name}": only a count counts events`);
+  return Object.freeze({ name, unit, family, help, ...(counts !== undefined && { counts }) });
 }
 
 /** The interval key of a gauge: `name`, or `name.instance` for one per component. */

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, ftruncateSync, openSync, renameSync, rmSync, write, writeSync } from 'node:fs';
-import { redact } from './redaction.ts';
 import { ArtifactWriteError, asWriteError } from './write-errors.ts';
 
 /**
  * Writes a file so that a reader sees either the old content or the new, never half of it: the
- * text (its secrets redacted, see redaction.ts) goes to a temporary file beside the target, which then replaces it in one rename. A run cut
+ * text goes to a temporary file beside the target, which then replaces it in one rename. A run cut
  * short by a signal or a full disk leaves whole files or none; a disk that refuses the file
  * (full, read-only) throws an ArtifactWriteError naming it.
  */
@@ -14,7 +13,7 @@ export function writeFileAtomic(path: string, text: string): void {
   try {
     const fd = openSync(temporary, 'w');
     try {
-      writeAll(fd, Buffer.from(redact(text)));
+      writeAll(fd, Buffer.from(text));
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -84,7 +83,7 @@ export class LogStream {
 
   write(chunk: string): void {
     if (this.fd === undefined) return;
-    const buffer = Buffer.from(redact(chunk));
+    const buffer = Buffer.from(chunk);
     if (this.mode === 'sync') return this.writeNow(buffer);
     this.queued.push(buffer);
     if (!this.writing) this.writeNext();

@@ -1,10 +1,10 @@
 import { summariseSample } from '../profile/key-file.ts';
-import { redactProfile } from '../profile/secrets.ts';
+import { redactProfile } from '../profile/redaction.ts';
 import type { Profile } from '../profile/types.ts';
 
 /**
  * Non-finite limits ("inf" in YAML) survive the JSON round trip as {"$number": "Infinity"}.
- * Sensitive headers are written [redacted] (profile/secrets.ts), whatever the process's secrets; a
+ * Sensitive headers are written [redacted] (profile/redaction.ts), and `${NAME}` as the name; a
  * key file's sample as its summary: a production sample may hold millions of keys.
  */
 export function profileToJson(profile: Profile): string {

@@ -1,5 +1,6 @@
 import { createModelDriver } from '../driver/model.ts';
 import { loadProfile } from '../profile/load.ts';
+import { redactOverride } from '../profile/redaction.ts';
 import type { GaugeSource, Recorder } from '../recorder/types.ts';
 import { createSchedule } from '../schedule/index.ts';
 import type { Profile } from '../profile/types.ts';
@@ -16,6 +17,7 @@ export interface PointJob {
 export type Verdict = 'recovered' | 'degraded' | 'failed';
 
 export interface PointResult {
+  /** As printed: a `--set` that wrote a secret is [redacted] (profile/redaction.ts). */
   overrides: string[];
   /** Success ratio of user requests intended in the judging window. */
   success: number;
@@ -83,7 +85,7 @@ export async function runPoint(job: PointJob, signal: AbortSignal = new AbortCon
   const requests = recorder.started.reduce((a, b) => a + b, 0);
   const triggerS = triggerAtS(profile, schedule.plan, window[0]);
   return {
-    overrides: job.overrides,
+    overrides: job.overrides.map(redactOverride),
     success,
     before: recorder.ratio(0, triggerS),
     triggerS,

@@ -90,7 +90,10 @@ export const PROFILE_CASES: readonly CorpusCase[] = [
   profile('memcached-operation-kind-unknown', 'memcached.operations.fetch'),
   profile('production-percentiles-decreasing', 'production.valueSize.p99: expected p99 ≥ p50'),
   profile('topology-missing', 'topology-missing.yaml  topology: missing: the target is the model'),
-  profile('secret-malformed', 'http.requests.default.headers.x-api-key: expected ${NAME} (an environment variable: letters, digits, _), got "${api-key}"'),
+  profile(
+    'secret-malformed',
+    "http.requests.default.headers.x-api-key: expected ${NAME} (an environment variable: letters, digits, _), got a string (not shown: it is a secret's field)",
+  ),
   profile('keys-file-missing', 'keys-file-missing.yaml:3:15  keys.file: cannot read key file "test/corpus/profiles/data/no-such-keys.csv": no such file'),
   profile('keys-file-bad-weight', 'bad-weight.csv:3:8  weight: expected a number ≥ 0, got "many"'),
   profile('topology-file-missing', 'cannot read topology file'),

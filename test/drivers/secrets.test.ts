@@ -115,6 +115,64 @@ describe('secrets from the environment', () => {
     }
   });
 
+  it('a whole request template given by --set: its credential is sent, and the --set is written [redacted]', { timeout: 120_000 }, async () => {
+    const token = `tok-${randomBytes(12).toString('hex')}`;
+    const cookie = `sid=${randomBytes(12).toString('hex')}`;
+    const seen = { cookie: new Set<string>(), urls: new Set<string>() };
+    const target = await startHttpTarget((req, res) => {
+      seen.cookie.add(String(req.headers.cookie));
+      seen.urls.add(req.url ?? '');
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    try {
+      const profile = join(scratch, 'template-set.yaml');
+      writeFileSync(profile, `name: template-set\ntarget: ${target.url}\nphases: [{ type: steady, rate: 20, duration: 1s }]\nhttp:\n  connections: 1\n`);
+      const out = join(scratch, 'template-set-run');
+      const set = `http.requests.default={path: "/q?token=\${AUTH_TOKEN}", headers: {cookie: "${cookie}"}}`;
+      const run = await runCli(['run', profile, '--out', out, '--set', set], { AUTH_TOKEN: token });
+      expect([0, 1], run.stderr).toContain(run.status);
+      expect([[...seen.cookie], [...seen.urls]]).toEqual([[cookie], [`/q?token=${token}`]]);
+      for (const text of [...filesUnder(out).map((f) => readFileSync(f, 'utf8')), run.stdout, run.stderr]) for (const form of [token, cookie]) expect(text).not.toContain(form);
+      const stored = JSON.parse(readFileSync(join(out, 'profile.json'), 'utf8'));
+      expect(stored.source.overrides).toEqual(['http.requests.default=[redacted]']);
+      expect(stored.http.requests.default).toMatchObject({ path: '/q?token=${AUTH_TOKEN}', headers: { cookie: '[redacted]' } });
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('a refusal that would echo a credential names the field and the kind of its value: exit 2, no traffic, the value not printed', { timeout: 60_000 }, async () => {
+    let requests = 0;
+    const target = await startHttpTarget((_req, res) => {
+      requests++;
+      res.end('ok');
+    });
+    try {
+      const digits = String(BigInt(`0x1${randomBytes(8).toString('hex')}`));
+      const literal = `pa55-${randomBytes(8).toString('hex')}`;
+      const profile = join(scratch, 'echo.yaml');
+      writeFileSync(
+        profile,
+        `name: echo\ntarget: ${target.url}\nphases: [{ type: steady, rate: 10, duration: 1s }]\nhttp:\n  requests:\n    default:\n      headers: { x-api-key: "${literal}\\r\\nX-Injected: 1" }\n`,
+      );
+      const out = join(scratch, 'echo-run');
+      const run = await runCli(['run', profile, '--out', out, '--set', `http.requests.default.headers.authorization=${digits}`], {});
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain(
+        `${profile}:7:29  http.requests.default.headers.x-api-key: expected no CR, LF or NUL in header x-api-key, got a string (not shown: it is a secret's field)`,
+      );
+      expect(run.stderr).toContain(
+        "http.requests.default.headers.authorization: expected text, got a number (not shown: it is a secret's field) (from --set http.requests.default.headers.authorization=[redacted])",
+      );
+      expect([run.stderr.includes(digits), run.stderr.includes(literal), run.stdout]).toEqual([false, false, '']);
+      expect(requests).toBe(0);
+      expect(() => statSync(out)).toThrow();
+    } finally {
+      await target.close();
+    }
+  });
+
   it('a variable that is not set: exit 2 naming it, the field, the file and line, before any traffic or folder', { timeout: 60_000 }, async () => {
     let requests = 0;
     const target = await startHttpTarget((_req, res) => {

@@ -4,7 +4,7 @@ import { GENERATOR_GAUGES } from '../../src/generator/health.ts';
 import { RunMetrics } from '../../src/metrics/exporter.ts';
 import type { LiveInterval } from '../../src/pipeline/live.ts';
 import { SHARED_GAUGES, defineGauge, gaugeCatalog } from '../../src/recorder/gauges.ts';
-import { exposedSeries } from './openmetrics.ts';
+import { exposedSeries } from './exposition.ts';
 
 interface Panel {
   type: string;
@@ -18,7 +18,7 @@ const dashboard = JSON.parse(readFileSync(new URL('../../docs/grafana-dashboard.
   uid: string;
   schemaVersion: number;
   panels: Panel[];
-  templating: { list: { name: string }[] };
+  templating: { list: { name: string; definition?: string }[] };
 };
 
 /** One interval of a real-target run with every kind of series: outcomes, kinds, clients, run-wide and per-component gauges. */
@@ -26,6 +26,7 @@ function realTargetInterval(): LiveInterval {
   const queueDepth = defineGauge('queueDepth', 'count', 'queues', 'requests waiting for a worker at the sample');
   const catalog = gaugeCatalog([SHARED_GAUGES.inFlight, SHARED_GAUGES.openConnections, ...Object.values(GENERATOR_GAUGES), queueDepth]);
   return {
+    run: { profile: 'checkout', id: '2026-01-01T00:00:00.000Z', segment: '0/1', target: 'http://127.0.0.1:8080' },
     interval: {
       tMs: 1000,
       warmup: false,
@@ -61,9 +62,13 @@ function metricNames(expr: string): string[] {
   return [...bare.matchAll(/([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(\()?/g)].filter((m) => m[2] === undefined && !KEYWORDS.has(m[1]!)).map((m) => m[1]!);
 }
 
-/** Regular expressions of `__name__=~"…"` matchers. */
+/** Regular expressions of `__name__=~"…"` matchers; `__name__="$var"` stands for the names the variable's query selects. */
 function nameRegexes(expr: string): RegExp[] {
-  return [...expr.matchAll(/__name__\s*=~\s*"([^"]+)"/g)].map((m) => new RegExp(`^(?:${m[1]})$`));
+  const variables = [...expr.matchAll(/__name__\s*=\s*"\$(\w+)"/g)].map((m) => {
+    const definition = dashboard.templating.list.find((v) => v.name === m[1])?.definition ?? '';
+    return /__name__\s*=~\s*"([^"]+)"/.exec(definition)?.[1] ?? '(?!)';
+  });
+  return [...[...expr.matchAll(/__name__\s*=~\s*"([^"]+)"/g)].map((m) => m[1]!), ...variables].map((re) => new RegExp(`^(?:${re})$`));
 }
 
 let exposed: Set<string>;
@@ -78,7 +83,7 @@ describe('docs/grafana-dashboard.json', () => {
     expect(dashboard.title).toBeTruthy();
     expect(dashboard.uid).toMatch(/^[a-z0-9-]+$/);
     expect(dashboard.schemaVersion).toBeGreaterThan(30);
-    expect(dashboard.templating.list.map((v) => v.name)).toEqual(['datasource', 'family']);
+    expect(dashboard.templating.list.map((v) => v.name)).toEqual(['datasource', 'job', 'instance', 'run', 'family', 'counter']);
     for (const panel of dashboard.panels) {
       expect(panel.type).toBe('timeseries');
       expect(panel.gridPos.w).toBeGreaterThan(0);
@@ -103,9 +108,25 @@ describe('docs/grafana-dashboard.json', () => {
     }
   });
 
+  it('narrows every selector to the chosen job, instance and run', () => {
+    for (const { targets } of dashboard.panels)
+      for (const { expr } of targets)
+        for (const [selector] of expr.matchAll(/\{[^}]*\}/g)) for (const label of ['job', 'instance', 'run']) expect(selector, expr).toContain(`${label}=~"$${label}"`);
+  });
+
   it('has the panels the README promises', () => {
     const titles = dashboard.panels.map((p) => p.title);
-    for (const t of ['Requests by outcome', 'Latency of the last interval', 'In flight', 'Dropped', 'Generator event-loop lag', 'Generator CPU', 'Gauges: $family'])
+    for (const t of [
+      'Requests by outcome',
+      'Asked vs sent rate',
+      'Latency',
+      'In flight',
+      'Dropped',
+      'Generator event-loop lag',
+      'Generator CPU',
+      'Gauges: $family',
+      'Per second: $counter',
+    ])
       expect(titles).toContain(t);
   });
 

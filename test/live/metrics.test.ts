@@ -8,7 +8,7 @@ import { runProfile, type RunOutcome } from '../../src/pipeline/run.ts';
 import type { IntervalResult } from '../../src/recorder/run-recorder.ts';
 import { readIntervalLog } from '../../src/run-folder/index.ts';
 import { makeProfile } from '../helpers/profile.ts';
-import { exposedSeries, sample } from './openmetrics.ts';
+import { declaredTypes, sample, sampleLabels } from './exposition.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'stampede-metrics-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -25,6 +25,7 @@ beforeAll(async () => {
   for await (const interval of readIntervalLog(outcome.dir)) intervals.push(interval);
   const metrics = new RunMetrics();
   for (const live of lives) metrics.update(live);
+  metrics.finish();
   text = await metrics.text();
 });
 
@@ -50,9 +51,12 @@ describe('the live snapshot of each interval', () => {
   });
 });
 
-describe('OpenMetrics exposition', () => {
-  it('is OpenMetrics text ending in # EOF', () => {
-    expect(text.endsWith('# EOF\n')).toBe(true);
+describe('Prometheus exposition', () => {
+  it('is the Prometheus text format, every series labelled with the run: profile, run (its start), segment, target', () => {
+    expect(text).not.toContain('# EOF');
+    const identity = { profile: 'live', run: outcome.result.startedAt, segment: '0/1', target: 'model' };
+    expect(sample(text, 'stampede_run_info', identity)).toBe(1);
+    for (const line of text.split('\n').filter((l) => l !== '' && !l.startsWith('#'))) for (const [k, v] of Object.entries(identity)) expect(line).toContain(`${k}="${v}"`);
   });
 
   it('counts requests by outcome, kind and client as the result does', () => {
@@ -62,24 +66,44 @@ describe('OpenMetrics exposition', () => {
     expect(sample(text, 'stampede_kind_requests_total', { kind, outcome: 'ok' })).toBe(result.byKind[kind]!.ok);
     const client = Object.keys(result.byClient)[0]!;
     expect(sample(text, 'stampede_client_requests_total', { client, outcome: 'ok' })).toBe(result.byClient[client]!.ok);
-    expect(sample(text, 'stampede_sent_total', {})).toBe(intervals.reduce((n, i) => n + i.sent, 0));
+    expect(sample(text, 'stampede_requests_sent_total', {})).toBe(intervals.reduce((n, i) => n + i.sent, 0));
+    // 2,000 rps over the 1 s warm-up and 3 s measured.
+    expect(sample(text, 'stampede_requests_asked_total', {})).toBeCloseTo(8000, 6);
   });
 
-  it('has the last interval’s quantiles and a cumulative histogram that ends at its count', () => {
-    const last = intervals.at(-1)!;
-    expect(sample(text, 'stampede_interval_latency_seconds', { quantile: '0.99' })).toBeCloseTo(last.latencyUs.p99 / 1e6, 9);
+  it('has a cumulative latency histogram in seconds that ends at its count, and no interval quantiles', () => {
     const count = sample(text, 'stampede_latency_seconds_count', {});
     expect(count).toBe(outcome.result.requests.ok + outcome.result.requests.failed);
     expect(sample(text, 'stampede_latency_seconds_bucket', { le: '+Inf' })).toBe(count);
-    expect(text).toContain('# TYPE stampede_latency_seconds histogram');
+    expect(sample(text, 'stampede_latency_seconds_bucket', { le: '0.0001' })).toBeLessThanOrEqual(count);
+    expect(declaredTypes(text).get('stampede_latency_seconds')).toBe('histogram');
+    expect(text).not.toMatch(/quantile=/);
   });
 
-  it('exports every gauge of the run’s catalog as stampede_gauge_<name> with its help, family and component', () => {
-    for (const spec of Object.values(outcome.result.gauges)) {
-      expect(text).toContain(`# HELP stampede_gauge_${spec.name} ${spec.help} (${spec.unit})`);
-    }
-    expect(sample(text, 'stampede_gauge_inFlight', { family: 'queues' })).toBe(intervals.at(-1)!.gauges['inFlight']);
-    expect(sample(text, 'stampede_gauge_queueDepth', { family: 'queues', component: 'api' })).toBeGreaterThanOrEqual(0);
-    expect(exposedSeries(text).has('stampede_run_phase')).toBe(true);
+  it('exports the run’s gauge catalog in snake_case and base units, with its help, family and component', () => {
+    expect(sample(text, 'stampede_in_flight', { family: 'queues' })).toBe(intervals.at(-1)!.gauges['inFlight']);
+    expect(sample(text, 'stampede_queue_depth', { family: 'queues', component: 'api' })).toBeGreaterThanOrEqual(0);
+    expect(text).toContain(`# HELP stampede_queue_depth ${outcome.result.gauges['queueDepth']!.help}`);
+    // The model's goodput per second becomes a count of the requests: rate() gives the rate back.
+    expect(declaredTypes(text).get('stampede_goodput_total')).toBe('counter');
+    const goodput = intervals.reduce((n, i) => n + i.gauges['goodputRps']! * ((i.coveredMs ?? 1000) / 1000), 0);
+    expect(sample(text, 'stampede_goodput_total', {})).toBeCloseTo(goodput, 6);
+    expect(sampleLabels(text, 'stampede_run_phase').map((l) => l['phase'])).toEqual(['warm-up', 'measured', 'drain', 'done']);
+  });
+});
+
+describe('runs one after the other in one exporter', () => {
+  it('a qualification’s steps (same run id) add up; another run starts its series from nothing', async () => {
+    const metrics = new RunMetrics();
+    const last = lives.at(-1)!;
+    // Two steps: the same run, the second one's clock and totals back at the start.
+    for (const live of [...lives, ...lives]) metrics.update(live);
+    const twoSteps = await metrics.text();
+    expect(sample(twoSteps, 'stampede_requests_total', { outcome: 'ok' })).toBe(2 * last.totals.ok);
+    expect(sample(twoSteps, 'stampede_latency_seconds_count', {})).toBe(2 * last.latency.count);
+    metrics.update({ ...last, run: { ...last.run, id: '2030-01-01T00:00:00.000Z' } });
+    const another = await metrics.text();
+    expect(sample(another, 'stampede_requests_total', { outcome: 'ok' })).toBe(last.totals.ok);
+    expect(sampleLabels(another, 'stampede_run_info')).toEqual([{ profile: 'live', run: '2030-01-01T00:00:00.000Z', segment: '0/1', target: 'model' }]);
   });
 });

@@ -8,6 +8,7 @@ function sink(columns?: number) {
 }
 
 const live = (over: Partial<LiveInterval> = {}): LiveInterval => ({
+  run: { profile: 'checkout', id: '2026-01-01T00:00:00.000Z', segment: '0/1', target: 'http://127.0.0.1:8080' },
   interval: {
     tMs: 11_000,
     warmup: false,

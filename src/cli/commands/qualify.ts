@@ -41,6 +41,11 @@ function stepJudged(s: StepOutcome, rerunNext: boolean, formatUs: (us: number) =
   return `FAIL, spoiled by one interval at t=${formatUs(s.spoiledBy.tMs * 1000)} (${s.spoiledBy.detail})${again}`;
 }
 
+function qualificationExitCode(q: { interrupted: boolean; verdict: string }): number {
+  if (q.interrupted) return ExitCode.Interrupted;
+  return q.verdict === 'PASS' ? ExitCode.Ok : ExitCode.SloFailed;
+}
+
 export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'qualify <profile>',
   describe: 'step the offered rate until the SLO breaks: capacity, knee, headroom, failover (N+1)',
@@ -109,13 +114,12 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
         },
         onInterval: live.observer(() => `step ${stepsDone + 1}`),
       });
-      await live.close();
+      live.progress.end();
       const reports = renderQualificationReports(q);
       writeReports(outDir, reports);
       writeQualificationCiOutputs(q, outDir, args.junit);
       process.stdout.write(args.quiet ? `${outDir}\n` : `${reports.markdown}\nwritten to ${outDir}/\n${verdictLine(q.verdict, q.reasons)}\n`);
-      if (q.interrupted) return ExitCode.Interrupted;
-      return q.verdict === 'PASS' ? ExitCode.Ok : ExitCode.SloFailed;
+      return await live.finish(qualificationExitCode(q));
     } finally {
       await live.close();
     }

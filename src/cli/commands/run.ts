@@ -69,10 +69,10 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
         onTimeline: sendTo === 'model' ? undefined : (lines) => process.stderr.write(`timeline on ${sendTo}:\n${lines.join('\n')}\n`),
         onInterval: live.observer(),
       });
-      await live.close();
+      live.progress.end();
       writeRunCiOutputs({ result, analysis, dir }, args.junit);
       process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${verdictLine(analysis.verdict, analysis.reasons)}\n`);
-      return exitCodeOf(analysis);
+      return await live.finish(exitCodeOf(analysis));
     } finally {
       await live.close();
     }

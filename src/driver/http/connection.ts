@@ -74,7 +74,8 @@ export class HttpConnection implements ResponseSink {
     if (this.count === 0) this.parser.expectNoBody = this.isHead(slot);
     this.ring[(this.head + this.count) % this.depth] = slot;
     this.count++;
-    if (!this.corked) {
+    // One request at a time per connection has nothing to coalesce: cork would only add a tick.
+    if (this.depth > 1 && !this.corked) {
       this.corked = true;
       socket.cork();
       nextTick(uncork, this);
@@ -140,7 +141,7 @@ export class HttpConnection implements ResponseSink {
   }
 
   private open(): Socket {
-    const socket = this.dialer.dial();
+    const socket = this.dialer.dial((bytes, length) => this.read(socket, bytes, length));
     this.socket = socket;
     this.connects++;
     this.parser.reset();
@@ -149,14 +150,6 @@ export class HttpConnection implements ResponseSink {
       if (this.socket !== socket) return;
       this.connected = true;
       for (let i = 0; i < this.count; i++) this.owner.wired(this, this.ring[(this.head + i) % this.depth]!);
-    });
-    socket.on('data', (data: Buffer) => {
-      if (this.socket !== socket) return;
-      this.answeredInRead = false;
-      this.parser.feed(data);
-      // Waiting requests go out once the bytes that arrived are read: bytes read together cannot
-      // answer a request written after them, and must not be charged to one.
-      if (this.answeredInRead && this.socket === socket && !this.closing) this.owner.freed(this);
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (this.socket !== socket) return;
@@ -170,6 +163,15 @@ export class HttpConnection implements ResponseSink {
       this.failAll('closed');
     });
     return socket;
+  }
+
+  private read(socket: Socket, bytes: Buffer, length: number): void {
+    if (this.socket !== socket) return;
+    this.answeredInRead = false;
+    this.parser.feed(bytes, length);
+    // Waiting requests go out once the bytes that arrived are read: bytes read together cannot
+    // answer a request written after them, and must not be charged to one.
+    if (this.answeredInRead && this.socket === socket && !this.closing) this.owner.freed(this);
   }
 
   private detach(): void {

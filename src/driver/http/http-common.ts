@@ -6,7 +6,7 @@ import type { HttpOutcomes } from './outcomes.ts';
 /* What the HTTP/1.1 and HTTP/2 transports share: their gauges, connection choice, report and the size of the value slab. */
 
 export const HTTP_GAUGES = {
-  connects: defineGauge('connects', 'count', 'connections', 'connections opened during the interval'),
+  connects: defineGauge('connects', 'count', 'connections', 'connections opened during the interval', 'interval'),
   waitingForConnection: defineGauge('waitingForConnection', 'count', 'queues', 'due requests waiting for a free connection slot'),
 } as const;
 

@@ -86,9 +86,10 @@ export class ResponseParser {
     }
   }
 
-  feed(data: Buffer): void {
+  /** Reads `data[0, length)`; keeps no reference to `data` (the caller may reuse it). */
+  feed(data: Buffer, length = data.length): void {
     let i = 0;
-    const n = data.length;
+    const n = length;
     while (i < n) {
       switch (this.state) {
         case State.Head: {

@@ -12,10 +12,13 @@ import type { Profile } from '../../profile/types.ts';
  * factory the HTTP/1.1 and HTTP/2 connections dial through (plain TCP or TLS; ALPN h2 for HTTP/2).
  */
 
+/** Bytes read from a socket: `bytes[0, length)`, valid only during the call (the buffer may be reused). */
+export type ByteSink = (bytes: Buffer, length: number) => void;
+
 /** What a connection needs to open its socket; the same for every connection of a run. */
 export interface Dialer {
-  /** A new socket, connecting. */
-  dial(): Socket;
+  /** A new socket, connecting; with `onBytes`, what it reads goes there instead of to 'data' events. */
+  dial(onBytes?: ByteSink): Socket;
   /** The event after which written bytes reach the server: TCP connected, or the TLS handshake done. */
   readonly readyEvent: 'connect' | 'secureConnect';
   /** The last dial or handshake failure, e.g. "DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate", for a run that could not start. */
@@ -73,17 +76,34 @@ function readTlsFile(profileFile: string, field: (typeof FILE_FIELDS)[number], f
   }
 }
 
-/** Plain TCP to host:port. */
+/**
+ * Where every plain-TCP socket of the process reads into when its reader takes bytes directly. One
+ * buffer is enough: a read is handed on synchronously, and the reader copies what it keeps.
+ */
+const SHARED_READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * Plain TCP to host:port. A socket dialled with a ByteSink reads through `onread` into
+ * SHARED_READ_BUFFER: no Buffer per read and no stream machinery ('data' events, readable
+ * bookkeeping) between the read and the parser, which at pipelining 1 is one read per response.
+ */
 export function tcpDialer(host: string, port: number): Dialer {
   return {
     readyEvent: 'connect',
     lastError: undefined,
-    dial() {
-      const socket = tcpConnect({ host, port, noDelay: true });
+    dial(onBytes?: ByteSink) {
+      const socket = onBytes
+        ? tcpConnect({ host, port, noDelay: true, onread: { buffer: SHARED_READ_BUFFER, callback: (length, bytes) => keepReading(onBytes, bytes as Buffer, length) } })
+        : tcpConnect({ host, port, noDelay: true });
       socket.once('error', (error: NodeJS.ErrnoException) => (this.lastError = describeError(error)));
       return socket;
     },
   };
+}
+
+function keepReading(onBytes: ByteSink, bytes: Buffer, length: number): true {
+  onBytes(bytes, length);
+  return true;
 }
 
 /** TLS to host:port with SNI and the profile's CA, client certificate and verification choice; `alpn`: the protocols offered. */
@@ -92,9 +112,10 @@ export function tlsDialer(host: string, port: number, tls: TlsMaterial, alpn: st
   return {
     readyEvent: 'secureConnect',
     lastError: undefined,
-    dial() {
+    dial(onBytes?: ByteSink) {
       const socket = tlsConnect(options);
       socket.setNoDelay(true);
+      if (onBytes) socket.on('data', (bytes: Buffer) => onBytes(bytes, bytes.length));
       socket.once('error', (error: NodeJS.ErrnoException) => (this.lastError = describeError(error)));
       return socket;
     },

@@ -273,7 +273,7 @@ function withDialFailures(error: unknown, connections: readonly BinaryConnection
 }
 
 const MEMCACHED_GAUGES = {
-  hits: defineGauge('hits', 'count', 'hit-ratio', 'gets that found their key during the interval'),
-  misses: defineGauge('misses', 'count', 'hit-ratio', 'gets that missed during the interval'),
-  shardKeys: defineGauge('shardKeys', 'count', 'cache', 'keys sent to one shard during the interval'),
+  hits: defineGauge('hits', 'count', 'hit-ratio', 'gets that found their key during the interval', 'interval'),
+  misses: defineGauge('misses', 'count', 'hit-ratio', 'gets that missed during the interval', 'interval'),
+  shardKeys: defineGauge('shardKeys', 'count', 'cache', 'keys sent to one shard during the interval', 'interval'),
 } as const;

@@ -1,5 +1,6 @@
 import type { CallSettler, ModelContext } from './context.ts';
 import { planNode, type CallPlan } from './call-plan.ts';
+import { NO_LIVE_NODE } from './reasons.ts';
 import { CALL_SENT, CALL_SETTLED, STAGE_FILL, STAGE_MISS, STAGE_PRIMARY, type Call, type Task } from './records.ts';
 
 /**
@@ -30,14 +31,25 @@ export class CallFlow implements CallSettler {
       hotKeys.observe(instance, call.key, now);
     }
     const node = this.route(call, plan);
-    if (node < 0) {
-      if (call.stage === STAGE_FILL) return this.settle(call, 0);
-      // This instance holds the key's node for dead: a miss without asking (the fallback reads it).
+    if (node < 0) return this.unasked(call, plan);
+    plan.group.bind(call, node);
+    plan.group.start(call);
+  }
+
+  /**
+   * No node can take the call (this instance holds the key's node, or every node, for dead). Nothing
+   * succeeds without being asked: a read is a miss the fallback (`onMiss`) reads, and without a
+   * fallback it fails, as a write does.
+   */
+  private unasked(call: Call, plan: CallPlan): void {
+    const stats = plan.group.stats;
+    if (call.stage === STAGE_PRIMARY && plan.onMiss !== null) {
+      stats.missedUnasked++;
       call.hit = false;
       return this.attemptSucceeded(call);
     }
-    plan.group.bind(call, node);
-    plan.group.start(call);
+    stats.noLiveNode++;
+    this.settle(call, NO_LIVE_NODE);
   }
 
   /**
@@ -78,6 +90,7 @@ export class CallFlow implements CallSettler {
           plan.group.bind(call, node);
           return plan.group.start(call);
         }
+        plan.group.stats.fillsSkipped++;
       }
     }
     this.settle(call, 0);
@@ -89,8 +102,10 @@ export class CallFlow implements CallSettler {
       call.group.stats.optionalFailed++;
       return this.settle(call, 0);
     }
-    // The value was read; a failed write-back only means the next reader misses again.
-    this.settle(call, call.stage === STAGE_FILL ? 0 : reason);
+    // A failed write-back only means the next reader misses again (the value was read); a failed
+    // write is the request's failure.
+    const writeBack = call.stage === STAGE_FILL && call.plan?.write !== true;
+    this.settle(call, writeBack ? 0 : reason);
   }
 
   settle(call: Call, reason: number): void {

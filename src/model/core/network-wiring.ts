@@ -16,8 +16,8 @@ export function networkLink(wiring: Wiring, event: NetworkEvent): NetworkLink {
   return new NetworkLink(wiring.ctx, nodes, event.mode, event.delay);
 }
 
-const NETWORK_DROPPED = defineGauge('networkDropped', 'count', 'faults', 'requests a network element dropped, since the start');
-const NETWORK_ORPHANS = defineGauge('networkOrphans', 'count', 'faults', 'requests a network element delivered after their caller gave up, since the start');
+const NETWORK_DROPPED = defineGauge('networkDropped', 'count', 'faults', 'requests a network element dropped, since the start', 'run');
+const NETWORK_ORPHANS = defineGauge('networkOrphans', 'count', 'faults', 'requests a network element delivered after their caller gave up, since the start', 'run');
 
 /** Per `network` event (keyed by its target and index): what it dropped and what it delivered too late. */
 export function networkGauges(timeline: TimelinePlayer, events: readonly TimelineEvent[]): GaugeSource[] {

@@ -14,6 +14,7 @@ export const REASON_NAMES = [
   'connection_reset',
   'rate_limited',
   'expired',
+  'no_live_node',
 ] as const;
 export type ReasonName = (typeof REASON_NAMES)[number];
 
@@ -38,3 +39,5 @@ export const CONNECTION_RESET = 8;
 export const RATE_LIMITED = 9;
 /** Waited in a queue longer than its dropAfter: dropped at dequeue instead of served. */
 export const EXPIRED = 10;
+/** Every node the call's key could go to is marked down in the instance's own view: nobody was asked. */
+export const NO_LIVE_NODE = 11;

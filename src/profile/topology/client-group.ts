@@ -87,7 +87,7 @@ export const MarkDownSchema = z
     }),
     then: z.enum(['miss', 'rehash']).default('miss').meta({
       description:
-        'Cache calls to a dead node: miss = skip the cache (read the fallback, no fill; 2018-06) — a cache read through this group then needs `onMiss` (refused without: the skip would be an instant success); rehash = use the next live node on the ketama ring, in this instance’s own view (2011-08).',
+        'Cache calls to a dead node: miss = skip the cache (read the fallback, no fill; 2018-06) — a cache read through this group then needs `onMiss` (refused without: the skip would be an instant success); rehash = use the next live node on the ketama ring, in this instance’s own view (2011-08); with no live node left a read is a miss for `onMiss`, or fails as `no_live_node` without one, as a write does.',
     }),
   })
   .meta({ description: 'Client-side ejection: each instance keeps its own view of which nodes are dead.' });

@@ -7,14 +7,15 @@ import { CacheNode, type CacheStats } from './cache.ts';
 import { perShard } from './shard-specs.ts';
 
 const SHARDS = defineGauge('shards', 'count', 'cache', 'shards in the ring at the sample');
-const STALE_READS = defineGauge('staleReads', 'count', 'cache', 'hits on a copy out of date for longer than the cache’s staleAfter, since the start');
+const STALE_READS = defineGauge('staleReads', 'count', 'cache', 'hits on a copy out of date for longer than the cache’s staleAfter, since the start', 'run');
 const STALE_READS_IN_WINDOW = defineGauge(
   'staleReadsInWindow',
   'count',
   'cache',
   'hits on a copy out of date for at most staleAfter (the normal window between a database write and the cache update), since the start',
+  'run',
 );
-const THROTTLED_OPS = defineGauge('throttledOps', 'count', 'cache', 'ops that waited for the next CPU-quota period, since the start');
+const THROTTLED_OPS = defineGauge('throttledOps', 'count', 'cache', 'ops that waited for the next CPU-quota period, since the start', 'run');
 const SHARD_CONNECTIONS_MAX = defineGauge('shardConnectionsMax', 'count', 'connections', 'open connections to the busiest shard at the sample');
 const DEAD_SHARDS = defineGauge('deadShards', 'count', 'cache', 'shards OOM-killed and not restarted at the sample');
 const MEMORY_PRESSURE = defineGauge('memoryPressure', 'ratio', 'cache', 'memory of the worst live shard as a share of what it can allocate');

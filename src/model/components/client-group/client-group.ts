@@ -30,6 +30,12 @@ export class ClientGroupStats {
   markDowns = 0;
   /** Cache calls that skipped or re-routed around a node this instance had marked dead. */
   routedAround = 0;
+  /** Cache reads that found no node to ask (ejected, or no live node on the ring): counted as misses, read from `onMiss`. */
+  missedUnasked = 0;
+  /** Calls failed as no_live_node: a write, or a read without `onMiss`, with no node to ask. */
+  noLiveNode = 0;
+  /** Write-backs after a miss skipped because the key's node was marked down (a failed write-back is ignored, as a refused one is). */
+  fillsSkipped = 0;
   /** Dials refused by a destination at its connection limit. */
   refused = 0;
   /** Optional calls skipped because their pool was disabled or had no connection free. */

@@ -10,10 +10,10 @@ import type { HotKeyStats } from './hot-keys.ts';
 const IDLE_CONNECTIONS = defineGauge('idleConnections', 'count', 'connections', 'open connections idle in a pool at the sample');
 const CHECKOUT_WAITERS = defineGauge('checkoutWaiters', 'count', 'queues', 'calls waiting for a pooled connection at the sample');
 const MARKED_DOWN = defineGauge('markedDown', 'count', 'faults', '(client instance, node) pairs a client holds for dead at the sample');
-const HOT_KEY_LOCAL_HITS = defineGauge('hotKeyLocalHits', 'count', 'hit-ratio', 'gets answered by the in-process hot-key cache, since the start');
+const HOT_KEY_LOCAL_HITS = defineGauge('hotKeyLocalHits', 'count', 'hit-ratio', 'gets answered by the in-process hot-key cache, since the start', 'run');
 const ATTEMPTS_RPS = defineGauge('attemptsRps', 'rps', 'rates', 'attempts (first tries and retries) per second over the interval');
 const RETRIES_RPS = defineGauge('retriesRps', 'rps', 'rates', 'retries per second over the interval');
-const DIAL_ERRORS = defineGauge('dialErrors', 'count', 'connections', 'dials that found no free local port, since the start');
+const DIAL_ERRORS = defineGauge('dialErrors', 'count', 'connections', 'dials that found no free local port, since the start', 'run');
 
 export type ClientGroupDetails = ClientGroupStats & {
   hotKeys?: HotKeyStats;

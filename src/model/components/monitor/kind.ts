@@ -3,7 +3,7 @@ import { cacheKind } from '../cache/kind.ts';
 import type { ComponentKind, ModelComponent } from '../component.ts';
 import { HealthMonitor, type MonitorStats } from './monitor.ts';
 
-const MONITOR_RESTARTS = defineGauge('monitorRestarts', 'count', 'faults', 'shards a health-check monitor restarted, since the start');
+const MONITOR_RESTARTS = defineGauge('monitorRestarts', 'count', 'faults', 'shards a health-check monitor restarted, since the start', 'run');
 const FAILING_SHARDS = defineGauge('failingShards', 'count', 'faults', 'shards whose last health-check probe failed, at the sample');
 
 /** Health-check monitors over cache shards (built after the caches they probe). */
