@@ -80,7 +80,7 @@ describe('a memcached target that cannot start', () => {
     const port = await freePort();
     const run = stampede(['run', realProfile('no-memcached', `memcached://127.0.0.1:${port}`, 'keys: { count: 10 }\n'), '--out', join(scratch, 'no-memcached-run')]);
     expect(run.stderr).toBe(
-      `stampede: could not start: memcached://127.0.0.1:${port}: no connection could be made to any server before the run (refused or unreachable): 127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port} — is memcached running and listening there?\n`,
+      `stampede: could not start: memcached://127.0.0.1:${port}: no connection could be made to any server before the run (refused or unreachable); last failure on 127.0.0.1:${port}: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:${port} — is memcached running and listening there?\n`,
     );
     expect(run.status).toBe(3);
   });

@@ -268,8 +268,9 @@ function withDialFailures(error: unknown, connections: readonly BinaryConnection
   const reasons = new Map<string, string>();
   for (const c of connections) if (c.lastDialError !== undefined) reasons.set(`${c.host}:${c.port}`, c.lastDialError);
   if (reasons.size === 0) return error;
-  const each = [...reasons].map(([server, reason]) => `${server}: ${reason}`).join('; ');
-  return new RunStartError(`${error.message}: ${each} — is memcached running and listening there?`);
+  const each = [...reasons].map(([server, reason]) => `on ${server}: ${reason}`).join('; ');
+  // As the http driver words it ("; last failure …"), once per server.
+  return new RunStartError(`${error.message}; last failure ${each} — is memcached running and listening there?`);
 }
 
 const MEMCACHED_GAUGES = {
