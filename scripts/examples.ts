@@ -95,7 +95,7 @@ export async function buildNightlyExample(outRoot: string, profilesDir = 'profil
         writeReports(dir, renderQualificationReports(fixed));
       }
     }
-    const { markdown, html } = renderHistory(buildHistory(findSnapshotDirs(scratch).map(loadSnapshot)));
+    const { markdown, html } = renderHistory(buildHistory(findSnapshotDirs(scratch).dirs.map(loadSnapshot)));
     writeFileSync(join(out, 'history.md'), markdown);
     writeFileSync(join(out, 'history.html'), html);
     const lastGood = NIGHTLY.nights[NIGHTLY.nights.indexOf(NIGHTLY.regressed.night) - 1]!;

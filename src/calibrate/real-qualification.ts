@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { completeSteps } from '../analysis/capacity.ts';
 import type { Qualification } from '../analysis/qualification.ts';
 import type { Profile } from '../profile/types.ts';
 import type { GaugeStats } from '../recorder/interval-digest.ts';
-import { readRunFolder } from '../run-folder/index.ts';
+import { QUALIFICATION_FILE, readQualification, readRunFolder } from '../run-folder/index.ts';
 import { CalibrationInputError } from './errors.ts';
 import type { RealStep, ServiceCounters, ServiceSettings } from './types.ts';
 
@@ -22,11 +22,10 @@ export interface RealQualification {
 
 const QUALIFY_HINT = 'give a folder written by `stampede qualify` against `stampede serve reference` (http.statsPath: /stats)';
 
-/** Reads a qualification folder and each complete step's run folder. @throws CalibrationInputError */
+/** Reads a qualification folder and each complete step's run folder. @throws CalibrationInputError; InputFileError for a file of it that is unreadable or not stampede's */
 export function readRealQualification(dir: string): RealQualification {
-  const file = join(dir, 'qualification.json');
-  if (!existsSync(file)) throw new CalibrationInputError(`no qualification.json in ${dir}`, QUALIFY_HINT);
-  const qualification = parseJson<Qualification>(file);
+  if (!existsSync(join(dir, QUALIFICATION_FILE))) throw new CalibrationInputError(`no qualification.json in ${dir}`, QUALIFY_HINT);
+  const qualification = readQualification(dir);
   if (qualification.target === 'model') throw new CalibrationInputError(`${dir} qualified the model, not a real service`, QUALIFY_HINT);
   const steps = completeSteps(qualification.steps).sort((a, b) => a.askedRps - b.askedRps);
   if (steps.length === 0) throw new CalibrationInputError(`${dir} has no complete step`, QUALIFY_HINT);
@@ -44,14 +43,6 @@ export function readRealQualification(dir: string): RealQualification {
   if (!profile) throw new CalibrationInputError(`no step of ${dir} kept its profile.json`, QUALIFY_HINT);
   if (!settings) throw new CalibrationInputError(`no step of ${dir} holds the reference service's settings (GET /stats)`, QUALIFY_HINT);
   return { dir, qualification, profile: unstepped(profile), steps: real, settings };
-}
-
-function parseJson<T>(file: string): T {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
-  } catch (error) {
-    throw new CalibrationInputError(`unreadable ${file}: ${(error as Error).message}`, QUALIFY_HINT);
-  }
 }
 
 /** The step's profile as the qualified one: qualify scales it again to each rate, so its own step override goes. */

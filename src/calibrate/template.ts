@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { InputFileError, readInputText } from '../files/input-file.ts';
+import { TOPOLOGY_FILE } from '../profile/file-bounds.ts';
 import { type Topology, TopologySchema } from '../profile/topology/index.ts';
 import { CalibrationInputError } from './errors.ts';
 
@@ -30,9 +31,9 @@ const TEMPLATE_HINT = 'give a topology whose entry service calls a cache per ite
 export function readTemplate(file: string): Template {
   let raw: unknown;
   try {
-    raw = parse(readFileSync(file, 'utf8'));
+    raw = parse(readInputText(file, TOPOLOGY_FILE));
   } catch (error) {
-    throw new CalibrationInputError(`cannot read topology ${file}: ${(error as Error).message}`, TEMPLATE_HINT);
+    throw new CalibrationInputError(`cannot read topology ${file}: ${error instanceof InputFileError ? error.reason : (error as Error).message}`, TEMPLATE_HINT);
   }
   const parsed = TopologySchema.safeParse(raw);
   if (!parsed.success) {

@@ -5,6 +5,7 @@ import type { Qualification } from '../analysis/qualification.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { type CiOutcome, junitXml, qualificationOutcome, runOutcome, stepSummary } from '../report/ci.ts';
 import { makeFolders } from '../run-folder/index.ts';
+import { asWriteError } from '../run-folder/write-errors.ts';
 import { commandLineError } from './input.ts';
 
 /**
@@ -22,7 +23,13 @@ export function writeCiOutputs(outcome: CiOutcome, junitFile: string | undefined
     }
   }
   const summaryFile = env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) appendFileSync(summaryFile, `${stepSummary(outcome)}\n`);
+  if (!summaryFile) return;
+  try {
+    appendFileSync(summaryFile, `${stepSummary(outcome)}\n`);
+  } catch (error) {
+    // A step summary CI cannot take is an output lost (exit 3), not a bug.
+    throw asWriteError(summaryFile, error);
+  }
 }
 
 /** A run's CI outputs (`stampede run`). */

@@ -1,5 +1,6 @@
 import { PlanRefusedError } from '../analysis/plan-refused.ts';
 import { RunStartError, TimelineRefusedError } from '../driver/errors.ts';
+import { InputFileError } from '../files/input-file.ts';
 import { ProfileError, formatProfileError } from '../profile/issues.ts';
 import { TargetError } from '../profile/target.ts';
 import { ArtifactWriteError } from '../run-folder/write-errors.ts';
@@ -31,7 +32,8 @@ export function exitCodeFor(error: unknown, stderr: (text: string) => void, debu
     stderr(`stampede: ${error.message}\n`);
     return ExitCode.InvalidInput;
   }
-  if (error instanceof TargetError || error instanceof CommandLineError || error instanceof TimelineRefusedError) {
+  // A file given to read that is missing, not a regular file, too big or not in its format: named, with why.
+  if (error instanceof TargetError || error instanceof CommandLineError || error instanceof TimelineRefusedError || error instanceof InputFileError) {
     stderr(`stampede: ${oneLine(error.message)}\n`);
     return ExitCode.InvalidInput;
   }

@@ -4,11 +4,14 @@ export const ExitCode = {
   Ok: 0,
   /** The run finished and its SLO failed, or a realism flag made its verdict INVALID. */
   SloFailed: 1,
-  /** Bad profile, bad override, bad target or a remote host not allowed, bad command line (an unknown option, a value out of range): before any traffic. */
+  /**
+   * Bad profile, bad override, bad target or a remote host not allowed, bad command line (an unknown option, a value out of range), a file
+   * given to read that is not a regular file under its bound or not what it should hold (src/files): before any traffic.
+   */
   InvalidInput: 2,
   /**
    * The run could not start (no connection to any server of the target before the clock, a worker that died, a port in use, …), or its
-   * files could not be written (disk full, read-only file system): the message names the file.
+   * files could not be written (disk full, read-only file system, a folder that is missing or takes no files): the message names the file.
    */
   CouldNotStart: 3,
   /**

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { productionFromSample, withProduction } from '../analysis/realism/production-sample.ts';
+import { InputFileError, MiB, readInputText } from '../files/input-file.ts';
 import { loadProfile } from '../profile/load.ts';
 import { canonicalHost, isLoopbackHost, parseTarget, TargetError, targetHosts } from '../profile/target.ts';
 import { resolveSecrets } from '../profile/secrets.ts';
@@ -62,14 +62,17 @@ export function effectiveTarget(option: string | undefined, profile: Profile): {
 
 /**
  * Whether the profile can run on `target` at all, before any folder, live view or traffic: the model
- * needs a topology, an http target every `${NAME}` of its templates set in the environment, a
- * memcached target keys it can store.
- * @throws ProfileError naming the file, the field (and the variable or the key's line)
+ * needs a topology, an http target every `${NAME}` of its templates set in the environment, an
+ * https:// one TLS files node:tls will take, and a memcached target keys it can store.
+ * @throws ProfileError naming the file, the field (and the variable, the file or the key's line)
  */
-export function checkRunnable(profile: Profile, target: string): void {
+export async function checkRunnable(profile: Profile, target: string): Promise<void> {
   requireTopologyFor(profile, target);
   requireMemcachedKeysFor(profile, target);
-  if (parseTarget(target).kind === 'http') resolveSecrets(profile, process.env);
+  const spec = parseTarget(target);
+  if (spec.kind !== 'http') return;
+  resolveSecrets(profile, process.env);
+  if (spec.tls) (await import('../driver/http/tls.ts')).loadTlsMaterial(spec, profile);
 }
 
 /** The line printed before the first request to a remote host. */
@@ -82,14 +85,18 @@ export async function loadProfileWithSample(file: string, set: string[], sample:
   return withProductionSample(await loadProfile(file, set), sample);
 }
 
+/** A sample of production requests, read whole: a few million rows. */
+const PRODUCTION_SAMPLE = { what: 'a production sample', maxBytes: 256 * MiB };
+
 /** The profile with `production:` figures derived from a CSV sample of production requests (when one is given). */
 export function withProductionSample(profile: Profile, sample: string | undefined): Profile {
   if (sample === undefined) return profile;
   let text: string;
   try {
-    text = readFileSync(sample, 'utf8');
-  } catch {
-    throw commandLineError('--production-sample', `cannot read ${sample}`, 'a CSV with a header: key, batch, value, time (any of them)');
+    text = readInputText(sample, PRODUCTION_SAMPLE);
+  } catch (error) {
+    if (!(error instanceof InputFileError)) throw error;
+    throw commandLineError('--production-sample', `cannot read ${sample}: ${error.reason}`, 'a CSV with a header: key, batch, value, time (any of them)');
   }
   return withProduction(profile, productionFromSample(text));
 }

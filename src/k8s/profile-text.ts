@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { parse, parseDocument } from 'yaml';
+import { readInputText } from '../files/input-file.ts';
+import { PROFILE_FILE, TOPOLOGY_FILE } from '../profile/file-bounds.ts';
 import type { Profile } from '../profile/types.ts';
 
 /**
@@ -8,9 +9,9 @@ import type { Profile } from '../profile/types.ts';
  * topology file are lost).
  */
 export function selfContainedProfile(profile: Profile): string {
-  const text = readFileSync(profile.source.file, 'utf8');
+  const text = readInputText(profile.source.file, PROFILE_FILE);
   if (profile.source.topologyFile === undefined) return text;
   const doc = parseDocument(text);
-  doc.set('topology', parse(readFileSync(profile.source.topologyFile, 'utf8')));
+  doc.set('topology', parse(readInputText(profile.source.topologyFile, TOPOLOGY_FILE)));
   return doc.toString({ lineWidth: 0 });
 }

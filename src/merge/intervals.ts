@@ -1,9 +1,8 @@
 import type { GaugeCatalog } from '../recorder/gauges.ts';
 import { fromLogTags } from '../recorder/interval-histograms.ts';
-import { readLogIntervals } from '../recorder/latency-log.ts';
 import { type IntervalPart, mergeIntervalParts } from '../recorder/merge.ts';
 import type { RunRecorder } from '../recorder/run-recorder.ts';
-import { readIntervalLog, readLatencyLogLines } from '../run-folder/index.ts';
+import { readIntervalLog, readLatencyLogIntervals } from '../run-folder/index.ts';
 import { SegmentMergeError } from './errors.ts';
 
 /**
@@ -11,7 +10,7 @@ import { SegmentMergeError } from './errors.ts';
  * histograms from latency.hlog (the two are written together, one entry per interval, in order).
  */
 async function* segmentIntervals(dir: string, kinds: readonly string[]): AsyncGenerator<IntervalPart> {
-  const logged = readLogIntervals(readLatencyLogLines(dir));
+  const logged = readLatencyLogIntervals(dir);
   for await (const interval of readIntervalLog(dir)) {
     const next = await logged.next();
     if (next.done || Math.abs(next.value.startSec * 1000 - interval.tMs) > 0.5) {

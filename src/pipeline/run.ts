@@ -2,6 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyseRun, type RunAnalysis } from '../analysis/analyse-run.ts';
 import { checkPlan } from '../analysis/plan-check.ts';
+import { InputFileError } from '../files/input-file.ts';
 import { RunStartError } from '../driver/errors.ts';
 import { createDriver } from '../driver/index.ts';
 import type { Driver } from '../driver/types.ts';
@@ -202,7 +203,7 @@ export async function rerenderRun(dir: string): Promise<string> {
   const stored = readRunFolder(dir);
   let analysis = stored.analysis;
   if (!analysis) {
-    if (!stored.profile) throw new Error(`${dir}: no analysis.json or profile.json to judge the run by`);
+    if (!stored.profile) throw new InputFileError(join(dir, RUN_FILES.analysis), 'no such file, nor a profile.json to judge the run by again');
     analysis = analyseRun(stored.result, stored.profile);
     writeAnalysis(dir, analysis);
   }

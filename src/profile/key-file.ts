@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
+import { InputFileError, openInputStream } from '../files/input-file.ts';
+import { KEY_FILE, KEY_FILE_ROW_MAX } from './file-bounds.ts';
 import type { ProfileIssue } from './issues.ts';
 import { MEMCACHED_KEY_RULE, memcachedKeyProblem, shownKey } from './memcached-keys.ts';
 
@@ -59,9 +60,16 @@ export interface ReadKeyFile {
  */
 export async function readKeyFile(path: string): Promise<ReadKeyFile | { issues: ProfileIssue[] } | { unreadable: string }> {
   const hash = createHash('sha256');
-  const input = createReadStream(path);
+  let input: ReturnType<typeof openInputStream>;
+  try {
+    input = openInputStream(path, KEY_FILE);
+  } catch (error) {
+    if (error instanceof InputFileError) return { unreadable: error.reason };
+    throw error;
+  }
   input.on('data', (chunk) => hash.update(chunk));
-  const parser = input.pipe(parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true, raw: true }));
+  // A row past the bound (a file of one endless line) is refused by the parser rather than gathered.
+  const parser = input.pipe(parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true, raw: true, max_record_size: KEY_FILE_ROW_MAX }));
   input.on('error', (error) => parser.destroy(error));
   const issues: ProfileIssue[] = [];
   const memcachedIssues: ProfileIssue[] = [];
@@ -154,11 +162,7 @@ function columnOf(raw: string, index: number): number {
   return 1;
 }
 
-/** Why the file could not be opened, or undefined for an error of its content. */
+/** Why the file could not be read once open (a disk error: the system's), or undefined for an error of its content. */
 function unreadableReason(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES') return 'permission denied';
-  if (code === 'EISDIR') return 'it is a directory';
-  return undefined;
+  return (error as NodeJS.ErrnoException).syscall === undefined ? undefined : (error as Error).message;
 }

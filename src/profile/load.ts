@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { InputFileError, readInputText } from '../files/input-file.ts';
 import { type Topology, TopologySchema } from './topology/index.ts';
 import { checkProfile } from './checks.ts';
 import { checkEnvironmentReferences } from './environment-references.ts';
+import { PROFILE_FILE, TOPOLOGY_FILE } from './file-bounds.ts';
 import { sha256Hex } from './fingerprint.ts';
 import { type PathIssue, type PathSegment, type ProfileIssue, ProfileError, formatPath } from './issues.ts';
 import { type AppliedOverride, type Override, applyOverride, overrideFor, parseOverride } from './overrides.ts';
@@ -24,7 +25,7 @@ import { translateZodIssues } from './zod-issues.ts';
 export async function loadProfile(file: string, overrides: string[] = []): Promise<Profile> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readInputText(file, PROFILE_FILE);
   } catch (error) {
     const message = `cannot read the profile: ${readFailure(error)}`;
     throw new ProfileError(file, [{ file, line: 0, column: 0, path: '', message, hint: 'check the path; example profiles live in profiles/' }]);
@@ -166,7 +167,7 @@ const TOPOLOGY_PREFIX: readonly PathSegment[] = ['topology'];
 async function loadTopologyFile(file: string, overrides: readonly Override[], profile: YamlSource): Promise<{ topology?: Topology; issues: ProfileIssue[] }> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readInputText(file, TOPOLOGY_FILE);
   } catch (error) {
     const message = `cannot read topology file ${JSON.stringify(file)}: ${readFailure(error)}`;
     const hint = `the path is relative to the profile's directory (${path.dirname(profile.file)})`;
@@ -219,11 +220,8 @@ function overrideIssue(file: string, text: string, problem: string, at: readonly
 }
 
 function readFailure(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES') return 'permission denied';
-  if (code === 'EISDIR') return 'it is a directory';
-  return (error as Error).message;
+  if (error instanceof InputFileError) return error.reason;
+  throw error;
 }
 
 /** orderIssues drops duplicates and sorts by file (profile first), then line and column. */

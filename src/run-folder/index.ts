@@ -1,13 +1,16 @@
-import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
+import type { Qualification } from '../analysis/qualification.ts';
+import { InputFileError, readInputJson, readInputLines } from '../files/input-file.ts';
 import type { Profile } from '../profile/types.ts';
-import { readLatencyLogColumns, type LoggedInterval } from '../recorder/latency-log.ts';
+import { readLatencyLogColumns, readLogIntervals, type LogIntervalLines, type LoggedInterval } from '../recorder/latency-log.ts';
 import { INTERVALS_FILE, type IntervalResult } from '../recorder/interval-digest.ts';
 import { upgradeResult, type RunResult } from '../recorder/result.ts';
 import { LogStream, writeFileAtomic } from './atomic.ts';
-import { profileFromJson, profileToJson } from './profile-json.ts';
+import { profileToJson, storedNumbers } from './profile-json.ts';
+import { checkQualificationShape, checkResultShape } from './result-shape.ts';
+import { storedDocument, storedLog } from './stored-bounds.ts';
 import { ArtifactWriteError, asWriteError, isOutOfSpace } from './write-errors.ts';
 
 export { writeFileAtomic } from './atomic.ts';
@@ -79,7 +82,9 @@ export function makeFolders(dir: string): void {
  */
 function asFolderError(dir: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EPERM' ? new ArtifactWriteError(dir, code) : asWriteError(dir, error);
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EPERM'
+    ? new ArtifactWriteError(dir, code, undefined, undefined, 'folder')
+    : asWriteError(dir, error);
 }
 
 /**
@@ -119,12 +124,29 @@ export function openIntervalLog(dir: string, onFailure?: (failure: ArtifactWrite
   return new LogStream(join(dir, RUN_FILES.intervals), onFailure, mode);
 }
 
-/** A run's intervals read back one at a time, so a run of any length reads in bounded memory; none for a folder without the file. */
+/**
+ * A run's intervals read back one at a time, so a run of any length reads in bounded memory; none for a folder without the file.
+ * @throws InputFileError for a file that is no interval log, naming the line
+ */
 export async function* readIntervalLog(dir: string): AsyncGenerator<IntervalResult> {
   const path = join(dir, RUN_FILES.intervals);
   if (!existsSync(path)) return;
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of lines) if (line.trim() !== '') yield JSON.parse(line) as IntervalResult;
+  let number = 0;
+  for await (const line of readInputLines(path, storedLog(RUN_FILES.intervals))) {
+    number++;
+    if (line.trim() !== '') yield parseIntervalLine(path, number, line);
+  }
+}
+
+function parseIntervalLine(path: string, number: number, line: string): IntervalResult {
+  let interval: unknown;
+  try {
+    interval = JSON.parse(line);
+  } catch (error) {
+    throw new InputFileError(path, `line ${number}: not JSON (${(error as Error).message})`);
+  }
+  if (typeof (interval as Partial<IntervalResult> | null)?.tMs !== 'number') throw new InputFileError(path, `line ${number}: not an interval (no tMs)`);
+  return interval as IntervalResult;
 }
 
 export interface RenderedReports {
@@ -203,28 +225,55 @@ export function isRunFolder(dir: string): boolean {
   return existsSync(join(dir, RUN_FILES.result));
 }
 
-/** latency.hlog's lines as they stream; none for a folder without one. */
-export async function* readLatencyLogLines(dir: string): AsyncGenerator<string> {
+/** latency.hlog's intervals as they stream, their histograms still encoded; none for a folder without one. @throws InputFileError for a file that is no interval log */
+export async function* readLatencyLogIntervals(dir: string): AsyncGenerator<LogIntervalLines> {
   const path = join(dir, RUN_FILES.latencyLog);
   if (!existsSync(path)) return;
-  yield* createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+  try {
+    yield* readLogIntervals(readInputLines(path, storedLog(RUN_FILES.latencyLog)));
+  } catch (error) {
+    throw asLogContentError(path, error);
+  }
 }
 
-/** The interval log read back as it streams, `perColumn` intervals summed per column (the heatmap's); none for a folder without one. */
+/**
+ * The interval log read back as it streams, `perColumn` intervals summed per column (the heatmap's); none for a folder without one.
+ * @throws InputFileError for a file that is no interval log
+ */
 export async function readLatencyLogOf(dir: string, perColumn: number): Promise<LoggedInterval[] | undefined> {
   const path = join(dir, RUN_FILES.latencyLog);
   if (!existsSync(path)) return undefined;
-  return readLatencyLogColumns(createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY }), perColumn);
+  try {
+    return await readLatencyLogColumns(readInputLines(path, storedLog(RUN_FILES.latencyLog)), perColumn);
+  } catch (error) {
+    throw asLogContentError(path, error);
+  }
 }
 
+/** A line that is no interval, or a histogram that does not decode: the file's content, not a bug. */
+function asLogContentError(path: string, error: unknown): unknown {
+  return error instanceof Error && !(error instanceof InputFileError) ? new InputFileError(path, `not an HdrHistogram interval log (${error.message})`) : error;
+}
+
+/** A run folder's result, and its analysis and profile when it kept them. @throws InputFileError naming a file that is unreadable, not JSON or not a stampede file */
 export function readRunFolder(dir: string): StoredRun {
-  const result = upgradeResult(JSON.parse(readFileSync(join(dir, RUN_FILES.result), 'utf8')));
-  const read = (name: string) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : undefined);
-  const analysis = read(RUN_FILES.analysis);
-  const profile = read(RUN_FILES.profile);
+  const resultFile = join(dir, RUN_FILES.result);
+  const result = upgradeResult(checkResultShape(resultFile, readInputJson(resultFile, storedDocument(RUN_FILES.result))));
+  const present = (name: string) => (existsSync(join(dir, name)) ? join(dir, name) : undefined);
+  const analysis = present(RUN_FILES.analysis);
+  const profile = present(RUN_FILES.profile);
   return {
     result,
-    ...(analysis !== undefined && { analysis: JSON.parse(analysis) as RunAnalysis }),
-    ...(profile !== undefined && { profile: profileFromJson(profile) }),
+    ...(analysis !== undefined && { analysis: readInputJson(analysis, storedDocument(RUN_FILES.analysis)) as RunAnalysis }),
+    ...(profile !== undefined && { profile: readInputJson(profile, storedDocument(RUN_FILES.profile), storedNumbers) as Profile }),
   };
+}
+
+/** A qualification folder's own file, beside its steps' run folders. */
+export const QUALIFICATION_FILE = 'qualification.json';
+
+/** A qualification folder's qualification.json. @throws InputFileError naming a file that is missing, unreadable, not JSON or not a qualification */
+export function readQualification(dir: string): Qualification {
+  const file = join(dir, QUALIFICATION_FILE);
+  return checkQualificationShape(file, readInputJson(file, storedDocument(QUALIFICATION_FILE)));
 }

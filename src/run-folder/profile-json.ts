@@ -21,7 +21,10 @@ function storedForm(profile: Profile): unknown {
 }
 
 export function profileFromJson(text: string): Profile {
-  return JSON.parse(text, (_k, v: unknown) =>
-    v !== null && typeof v === 'object' && '$number' in v && Object.keys(v).length === 1 ? Number((v as { $number: string }).$number) : v,
-  ) as Profile;
+  return JSON.parse(text, storedNumbers) as Profile;
+}
+
+/** The JSON.parse reviver of profile.json: {"$number": "Infinity"} back to the number. */
+export function storedNumbers(_key: string, v: unknown): unknown {
+  return v !== null && typeof v === 'object' && '$number' in v && Object.keys(v).length === 1 ? Number((v as { $number: string }).$number) : v;
 }

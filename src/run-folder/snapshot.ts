@@ -1,20 +1,20 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Snapshot } from '../analysis/compare.ts';
 import { bracket, completeSteps } from '../analysis/capacity.ts';
-import type { Qualification } from '../analysis/qualification.ts';
 import { analyseRun } from '../analysis/analyse-run.ts';
 import { decodeFromCompressedBase64, type Histogram } from '../recorder/histograms.ts';
 import type { RunResult } from '../recorder/result.ts';
-import { isRunFolder, readRunFolder, type StoredRun } from './index.ts';
+import { isRunFolder, QUALIFICATION_FILE, readQualification, readRunFolder, type StoredRun } from './index.ts';
+import { type SkippedFolder, walkFolders } from './walk.ts';
 
 export function isRunDir(dir: string): boolean {
-  return isRunFolder(dir) || existsSync(join(dir, 'qualification.json'));
+  return isRunFolder(dir) || existsSync(join(dir, QUALIFICATION_FILE));
 }
 
 /** Reads a run folder (result.json, latency.hlog) or a qualification folder (qualification.json and its steps). */
 export function loadSnapshot(dir: string): Snapshot {
-  if (existsSync(join(dir, 'qualification.json'))) return qualificationSnapshot(dir);
+  if (existsSync(join(dir, QUALIFICATION_FILE))) return qualificationSnapshot(dir);
   const stored = readRunFolder(dir);
   const result = stored.result;
   return {
@@ -31,7 +31,7 @@ export function loadSnapshot(dir: string): Snapshot {
 }
 
 function qualificationSnapshot(dir: string): Snapshot {
-  const q = JSON.parse(readFileSync(join(dir, 'qualification.json'), 'utf8')) as Qualification;
+  const q = readQualification(dir);
   const nearest = completeSteps(q.steps).sort((a, b) => Math.abs(a.askedRps - q.expectedPeakRps) - Math.abs(b.askedRps - q.expectedPeakRps))[0];
   let figures: Pick<Snapshot, 'latency' | 'requests' | 'p99Us'> = { requests: { failed: 0, total: 0 } };
   if (nearest && existsSync(join(dir, nearest.dir, 'result.json'))) {
@@ -72,19 +72,14 @@ function verdictOf(stored: StoredRun): string {
   return stored.profile ? analyseRun(stored.result, stored.profile).verdict : 'unknown';
 }
 
-/** Every run or qualification folder under `root` (any depth), oldest first by start time. */
-export function findSnapshotDirs(root: string): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    if (isRunDir(dir)) {
-      found.push(dir);
-      return; // a qualification's steps are part of it, not nights of their own
-    }
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-    }
-  };
-  walk(root);
-  return found;
+/**
+ * Every run or qualification folder under `root` (any depth), oldest first by start time, and the folders it
+ * could not walk into: a symbolic link that leads back into the walk is skipped (once is enough;
+ * followed, it would repeat for ever until ELOOP), as is one that leads nowhere.
+ */
+export function findSnapshotDirs(root: string): { dirs: string[]; skipped: SkippedFolder[] } {
+  const dirs: string[] = [];
+  // A qualification's steps are part of it, not nights of their own.
+  const skipped = walkFolders(root, (dir) => (isRunDir(dir) ? (dirs.push(dir), 'stop') : 'descend'));
+  return { dirs, skipped };
 }

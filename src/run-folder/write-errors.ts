@@ -14,6 +14,16 @@ const FOLDER_ERRORS: Readonly<Record<string, string>> = {
   EPERM: 'operation not permitted',
 };
 
+/** Why a file could not be made in its folder: the folder is missing, a file, or not ours to write in. */
+const FILE_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'its folder is missing, or takes no files',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'a folder is there',
+  ENAMETOOLONG: 'the path is too long',
+};
+
 /** A full disk (as opposed to a read-only one): removing a file may make room. */
 export function isOutOfSpace(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -33,19 +43,22 @@ export class ArtifactWriteError extends Error {
     /** What is on disk despite the failure (file names in the run folder), when known. */
     readonly kept?: readonly string[],
     readonly note?: string,
+    /** What `path` is: a file written into a folder, or a folder made. */
+    readonly place: 'file' | 'folder' = 'file',
   ) {
     const kept_ = kept === undefined ? '' : kept.length === 0 ? '; nothing was kept' : `; kept: ${kept.join(', ')}`;
-    super(`could not write ${path}: ${DISK_ERRORS[code] ?? FOLDER_ERRORS[code] ?? code} (${code})${note ? `; ${note}` : ''}${kept_}`);
+    const reason = DISK_ERRORS[code] ?? (place === 'folder' ? FOLDER_ERRORS : FILE_ERRORS)[code] ?? code;
+    super(`could not write ${path}: ${reason} (${code})${note ? `; ${note}` : ''}${kept_}`);
   }
 
   /** The same failure, with what the run folder kept. */
   keeping(kept: readonly string[], note = this.note): ArtifactWriteError {
-    return new ArtifactWriteError(this.path, this.code, kept, note);
+    return new ArtifactWriteError(this.path, this.code, kept, note, this.place);
   }
 }
 
-/** `error` as an ArtifactWriteError when the disk refused `path`; any other error unchanged. */
+/** `error` as an ArtifactWriteError when the disk or the folder refused the file `path` (full, read-only, missing, not ours); any other error unchanged. */
 export function asWriteError(path: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code !== undefined && code in DISK_ERRORS ? new ArtifactWriteError(path, code) : error;
+  return code !== undefined && (code in DISK_ERRORS || code in FILE_ERRORS) ? new ArtifactWriteError(path, code) : error;
 }

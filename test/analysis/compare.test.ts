@@ -103,7 +103,8 @@ describe('compare and history on stored runs', { timeout: 120_000 }, () => {
   });
 
   it('history groups by profile: each run is judged against the previous run of its own profile', () => {
-    const dirs = findSnapshotDirs(nights);
+    const { dirs, skipped } = findSnapshotDirs(nights);
+    expect(skipped).toEqual([]);
     expect(dirs).toHaveLength(9);
     const history = buildHistory(dirs.map(loadSnapshot));
     expect(history.profiles.map((p) => [p.profileName, p.entries.map((e) => e.snapshot.label)])).toEqual([

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stampede } from '../helpers/cli.ts';
+import { makeTestPki } from '../helpers/tls.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'stampede-validate-tls-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -22,8 +23,8 @@ describe('stampede validate on an https:// target', { timeout: 60_000 }, () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('accepts the profile once the file is there', () => {
-    writeFileSync(join(scratch, 'ca.pem'), '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n');
+  it('accepts the profile once the file is there', async () => {
+    await makeTestPki(scratch);
     const r = stampede(['validate', profileWith('{ ca: ca.pem }')]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

@@ -127,7 +127,7 @@ export const COMMAND_LINE_CASES: readonly CorpusCase[] = [
   line('an unknown command', ['launch', '{base}'], 'unknown command "launch"'),
   line('validate without a profile', ['validate'], 'missing an argument: stampede validate <profile>'),
   line('a missing profile file', ['validate', `${DIR}/profiles/does-not-exist.yaml`], 'cannot read the profile: no such file'),
-  line('a profile that is a folder', ['validate', `${DIR}/profiles`], 'it is a directory'),
+  line('a profile that is a folder', ['validate', `${DIR}/profiles`], 'cannot read the profile: a directory, not a regular file'),
   line('qualify --growth 1', ['qualify', '{base}', '--growth', '1', '--out', '{out}'], '--growth: expected a number > 1 and ≤ 10, got "1"'),
   line('qualify --growth abc', ['qualify', '{base}', '--growth', 'abc', '--out', '{out}'], '--growth: expected a number > 1'),
   line('qualify --growth without a value', ['qualify', '{base}', '--out', '{out}', '--growth'], '--growth: expected a value'),

@@ -1,14 +1,19 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTlsMaterial, tlsFailureReason } from '../../src/driver/http/tls.ts';
 import { ProfileError } from '../../src/profile/issues.ts';
 import { parseTarget, type HttpTarget } from '../../src/profile/target.ts';
 import { makeProfile } from '../helpers/profile.ts';
+import { makeTestPki, type TestPki } from '../helpers/tls.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'stampede-tls-material-'));
-writeFileSync(join(dir, 'ca.pem'), 'the CA');
+let pki: TestPki;
+beforeAll(async () => {
+  pki = await makeTestPki(dir);
+  writeFileSync(join(dir, 'garbage.pem'), 'not a certificate\n');
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const target = (text: string) => parseTarget(text) as HttpTarget;
@@ -32,7 +37,7 @@ describe('loadTlsMaterial (the http.tls section as node:tls options)', () => {
 
   it('reads files relative to the profile, and turns verification off only with insecure: true', () => {
     const material = loadTlsMaterial(target('https://127.0.0.1:8443'), profileWith({ ca: 'ca.pem', insecure: true }))!;
-    expect(material.options.ca?.toString()).toBe('the CA');
+    expect(material.options.ca?.toString()).toBe(pki.caCert);
     expect(material.options.rejectUnauthorized).toBe(false);
     expect(material.verified).toBe(false);
   });
@@ -40,8 +45,38 @@ describe('loadTlsMaterial (the http.tls section as node:tls options)', () => {
   it('names the field, the resolved path and the folder paths are relative to when a file cannot be read', () => {
     const read = () => loadTlsMaterial(target('https://127.0.0.1:8443'), profileWith({ cert: 'certs/client.pem', key: 'certs/client-key.pem' }));
     expect(read).toThrow(ProfileError);
-    expect(read).toThrow(`http.tls.cert: cannot read ${join(dir, 'certs/client.pem')} (ENOENT)`);
+    expect(read).toThrow(`http.tls.cert: cannot read ${join(dir, 'certs/client.pem')}: no such file`);
     expect(read).toThrow(`the path is relative to the profile's directory (${dir})`);
+  });
+
+  it('takes a client certificate with its own key', () => {
+    const material = loadTlsMaterial(target('https://127.0.0.1:8443'), profileWith({ ca: 'ca.pem', cert: 'client.pem', key: 'client-key.pem' }))!;
+    expect(material.options.cert).toBeInstanceOf(Buffer);
+    expect(material.options.key).toBeInstanceOf(Buffer);
+  });
+
+  // Each of these ended as an internal error (exit 70) at the first dial; now a ProfileError (exit 2) naming the field and the file.
+  it.each([
+    ['a CA file with no certificate', { ca: 'garbage.pem' }, 'http.tls.ca: ', 'garbage.pem holds no PEM certificate'],
+    [
+      'a garbage client certificate',
+      { cert: 'garbage.pem', key: 'client-key.pem' },
+      'http.tls.cert: ',
+      'garbage.pem is not a PEM certificate (error:0480006C:PEM routines::no start line)',
+    ],
+    ['a garbage key', { cert: 'client.pem', key: 'garbage.pem' }, 'http.tls.key: ', 'garbage.pem is not a PEM private key'],
+    ['a certificate given as the key', { cert: 'client.pem', key: 'client.pem' }, 'http.tls.key: ', 'client.pem is not a PEM private key'],
+    [
+      'a key that is not the certificate’s',
+      { cert: 'wrong-ca.pem', key: 'client-key.pem' },
+      'http.tls.key: ',
+      `client-key.pem is not the key of the certificate ${join(dir, 'wrong-ca.pem')} (`,
+    ],
+  ])('refuses %s', (_what, tls, field, message) => {
+    const read = () => loadTlsMaterial(target('https://127.0.0.1:8443'), profileWith(tls));
+    expect(read).toThrow(ProfileError);
+    expect(read).toThrow(field);
+    expect(read).toThrow(message);
   });
 });
 

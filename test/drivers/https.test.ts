@@ -117,7 +117,7 @@ describe('https:// targets (HTTP/1.1 over node:tls, 127.0.0.1)', () => {
     const profile = makeProfile({ name: 'tls', phases: steady(10, '0.2s'), http: { tls: { ca: missing } } } as never);
     const attempt = runProfile(profile, { target: 'https://127.0.0.1:1', outDir });
     await expect(attempt).rejects.toThrow(ProfileError);
-    await expect(attempt).rejects.toThrow(`http.tls.ca: cannot read ${missing} (ENOENT)`);
+    await expect(attempt).rejects.toThrow(`http.tls.ca: cannot read ${missing}: no such file`);
     // Nothing was measured, so nothing is left in the run folder.
     expect(readdirSync(outDir)).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import type { ArgsOf, StampedeCommand } from '../command.ts';
@@ -22,15 +22,18 @@ export const calibrate: StampedeCommand<ArgsOf<typeof builder>> = {
   ],
   builder,
   async run(args, signal) {
-    const [{ calibrate }, { CalibrationInputError }, { renderCalibrationTable }, { createNewRunDir, defaultRunDir }, { CommandLineError }] = await Promise.all([
-      import('../../calibrate/calibrate.ts'),
-      import('../../calibrate/errors.ts'),
-      import('../../calibrate/report.ts'),
-      import('../../run-folder/index.ts'),
-      import('../errors.ts'),
-    ]);
-    const name = profileName(args.qualifyDir);
-    if (name === undefined) throw new CommandLineError(`<qualify-dir>: no readable qualification.json in ${args.qualifyDir} (give a folder written by stampede qualify)`);
+    const [{ calibrate }, { CalibrationInputError }, { renderCalibrationTable }, { createNewRunDir, defaultRunDir, QUALIFICATION_FILE, readQualification }, { CommandLineError }] =
+      await Promise.all([
+        import('../../calibrate/calibrate.ts'),
+        import('../../calibrate/errors.ts'),
+        import('../../calibrate/report.ts'),
+        import('../../run-folder/index.ts'),
+        import('../errors.ts'),
+      ]);
+    // A qualification.json that is unreadable, not JSON or not a qualification is an InputFileError naming it (exit 2).
+    const name = existsSync(join(args.qualifyDir, QUALIFICATION_FILE)) ? readQualification(args.qualifyDir).profile.name : undefined;
+    if (typeof name !== 'string')
+      throw new CommandLineError(`<qualify-dir>: no qualification.json naming its profile in ${args.qualifyDir} (give a folder written by stampede qualify)`);
     const out = args.out ?? createNewRunDir(defaultRunDir('reports', name, new Date(), 'calibrate-'));
     let result: Awaited<ReturnType<typeof calibrate>>;
     try {
@@ -55,13 +58,3 @@ export const calibrate: StampedeCommand<ArgsOf<typeof builder>> = {
     return result.verdict.met ? ExitCode.Ok : ExitCode.SloFailed;
   },
 };
-
-/** The qualified profile's name, from the folder's qualification.json; undefined when there is none to read. */
-function profileName(dir: string): string | undefined {
-  try {
-    const name = (JSON.parse(readFileSync(join(dir, 'qualification.json'), 'utf8')) as { profile?: { name?: unknown } }).profile?.name;
-    return typeof name === 'string' ? name : undefined;
-  } catch {
-    return undefined;
-  }
-}

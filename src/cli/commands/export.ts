@@ -13,16 +13,22 @@ export const exportCommand: StampedeCommand<ArgsOf<typeof builder>> = {
   example: ['stampede export k6 profiles/bluesky-20k-batch-http.yaml --target http://127.0.0.1:8080 -o bluesky.ts', 'a k6 script of the profile'],
   builder,
   async run(args) {
-    const [{ loadProfile }, { exportK6Script }, { writeFileSync }] = await Promise.all([
+    const [{ loadProfile }, { exportK6Script }, { writeFileSync }, { asWriteError }] = await Promise.all([
       import('../../profile/load.ts'),
       import('../../interop/k6/export/index.ts'),
       import('node:fs'),
+      import('../../run-folder/write-errors.ts'),
     ]);
     const profile = await loadProfile(args.profile, args.set);
     const script = exportK6Script(profile, { target: args.target, source: args.profile });
     if (args.out === undefined) process.stdout.write(script);
     else {
-      writeFileSync(args.out, script);
+      try {
+        writeFileSync(args.out, script);
+      } catch (error) {
+        // A folder that is missing or not ours, a full disk: the script could not be written (exit 3).
+        throw asWriteError(args.out, error);
+      }
       process.stderr.write(`stampede: wrote ${args.out} (k6 run -e TARGET=http://host:port ${args.out})\n`);
     }
     return ExitCode.Ok;

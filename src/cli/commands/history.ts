@@ -20,7 +20,8 @@ export const history: StampedeCommand<ArgsOf<typeof builder>> = {
       import('../../run-folder/index.ts'),
       import('../../report/history-report.ts'),
     ]);
-    const dirs = existsSync(args.dir) ? findSnapshotDirs(args.dir) : [];
+    const { dirs, skipped } = existsSync(args.dir) ? findSnapshotDirs(args.dir) : { dirs: [], skipped: [] };
+    for (const { path, reason } of skipped) process.stderr.write(`stampede: history: skipped ${path}: ${reason}\n`);
     if (dirs.length === 0) throw commandLineError('<dir>', `no runs under ${args.dir}`, 'a folder of run or qualification folders, e.g. reports/nightly/');
     const trend = buildHistory(dirs.map(loadSnapshot));
     const { markdown, html } = renderHistory(trend);

@@ -84,7 +84,7 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
     };
     const profile = await input.loadProfileWithSample(args.profile, args.set, args.productionSample);
     const { target: sendTo, from } = input.effectiveTarget(target, profile);
-    input.checkRunnable(profile, sendTo);
+    await input.checkRunnable(profile, sendTo);
     const remote = input.guardTarget(sendTo, allowedRemoteHosts(args.allowRemote, process.env.STAMPEDE_ALLOW_REMOTE), from);
     if (remote.length > 0) process.stderr.write(input.remoteNotice(remote));
     const outDir = args.out ?? createNewRunDir(defaultRunDir('reports', profile.name, new Date(), 'qualify-'));

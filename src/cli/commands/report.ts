@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
-import type { Qualification } from '../../analysis/qualification.ts';
 import type { ArgsOf, StampedeCommand } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 
@@ -15,7 +14,7 @@ export const report: StampedeCommand<ArgsOf<typeof builder>> = {
   builder,
   async run(args) {
     // The report renderers (and echarts under them) load only here, when a report is rendered.
-    const [{ commandLineError }, { isRunDir }, { writeReports }, { rerenderRun }, { renderQualificationReports }] = await Promise.all([
+    const [{ commandLineError }, { isRunDir }, { QUALIFICATION_FILE, readQualification, writeReports }, { rerenderRun }, { renderQualificationReports }] = await Promise.all([
       import('../input.ts'),
       import('../../run-folder/snapshot.ts'),
       import('../../run-folder/index.ts'),
@@ -24,31 +23,16 @@ export const report: StampedeCommand<ArgsOf<typeof builder>> = {
     ]);
     if (!isRunDir(args.dir))
       throw commandLineError('<run-dir>', `no result.json or qualification.json in ${args.dir}`, 'give a folder written by stampede run or stampede qualify');
+    // A file of the folder that is unreadable, not JSON or not stampede's is an InputFileError naming it (exit 2).
     let markdown: string;
-    try {
-      const q = readQualification(join(args.dir, 'qualification.json'));
-      if (q) {
-        const reports = renderQualificationReports(q);
-        writeReports(args.dir, reports);
-        markdown = reports.markdown;
-      } else {
-        markdown = await rerenderRun(args.dir);
-      }
-    } catch (error) {
-      if (error instanceof SyntaxError)
-        throw commandLineError('<run-dir>', `unreadable artifacts in ${args.dir}: ${error.message}`, 'the folder holds a damaged result.json or qualification.json');
-      throw error;
+    if (existsSync(join(args.dir, QUALIFICATION_FILE))) {
+      const reports = renderQualificationReports(readQualification(args.dir));
+      writeReports(args.dir, reports);
+      markdown = reports.markdown;
+    } else {
+      markdown = await rerenderRun(args.dir);
     }
     process.stdout.write(args.print ? markdown : `${join(args.dir, 'report.md')}\n${join(args.dir, 'report.html')}\n`);
     return ExitCode.Ok;
   },
 };
-
-function readQualification(file: string): Qualification | undefined {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Qualification;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}

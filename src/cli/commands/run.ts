@@ -46,7 +46,7 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
     const overrides = seed === undefined ? args.set : [...args.set, `seed=${seed}`];
     const profile = await input.loadProfileWithSample(args.profile, overrides, args.productionSample);
     const { target: sendTo, from } = input.effectiveTarget(target, profile);
-    input.checkRunnable(profile, sendTo);
+    await input.checkRunnable(profile, sendTo);
     if (workers !== undefined && workers > 1 && sendTo === 'model')
       throw optionError('--workers', 'applies to real targets; the model runs in virtual time on one thread', 'drop --workers, or give --target');
     const remote = input.guardTarget(sendTo, allowedRemoteHosts(args.allowRemote, process.env.STAMPEDE_ALLOW_REMOTE), from);

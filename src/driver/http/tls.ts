@@ -1,11 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { dirname, isAbsolute, join } from 'node:path';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import { InputFileError, MiB, readInputFile } from '../../files/input-file.ts';
 import { ProfileError } from '../../profile/issues.ts';
 import type { HttpTlsSettings } from '../../profile/schema.ts';
 import type { HttpTarget } from '../../profile/target.ts';
 import type { Profile } from '../../profile/types.ts';
+import { checkTlsFiles, type TlsField, type TlsFiles } from './tls-check.ts';
 
 /*
  * TLS for https:// targets: the profile's `http.tls` files read once before the run, and the socket
@@ -34,18 +35,30 @@ export interface TlsMaterial {
 
 const FILE_FIELDS = ['ca', 'cert', 'key'] as const;
 
+/** A PEM file: a CA bundle (Mozilla's is under 250 KB), a certificate chain or a key. */
+const PEM_FILE = { what: 'a PEM file', maxBytes: 4 * MiB };
+
 /**
  * The TLS options of an https:// target (undefined for http://). Files are read now, before any
- * traffic, relative to the profile's folder. @throws ProfileError naming the field and the file
+ * traffic, relative to the profile's folder, and checked as node:tls would take them: a file that
+ * is no certificate, a key that is not the certificate's, an encrypted key are bad input here,
+ * not an error at the first dial. @throws ProfileError naming the field and the file
  */
 export function loadTlsMaterial(target: HttpTarget, profile: Profile): TlsMaterial | undefined {
   if (!target.tls) return undefined;
   const settings = profile.http.tls;
   const options: ConnectionOptions = { rejectUnauthorized: !settings.insecure };
+  const files: TlsFiles = {};
   for (const field of FILE_FIELDS) {
     const file = settings[field];
-    if (file !== undefined) options[field] = readTlsFile(profile.source.file, field, file);
+    if (file === undefined) continue;
+    const path = resolvedPath(profile.source.file, file);
+    const bytes = readTlsFile(profile.source.file, field, path);
+    files[field] = { path, bytes };
+    options[field] = bytes;
   }
+  const problem = checkTlsFiles(files);
+  if (problem) throw tlsFileError(profile.source.file, problem.field, problem.message, problem.hint);
   const servername = serverName(target, settings);
   if (servername !== undefined) options.servername = servername;
   return { options, verified: !settings.insecure };
@@ -57,23 +70,21 @@ function serverName(target: HttpTarget, settings: HttpTlsSettings): string | und
   return isIP(target.host) === 0 ? target.host : undefined;
 }
 
-function readTlsFile(profileFile: string, field: (typeof FILE_FIELDS)[number], file: string): Buffer {
-  const path = isAbsolute(file) ? file : join(dirname(profileFile), file);
+function resolvedPath(profileFile: string, file: string): string {
+  return isAbsolute(file) ? file : join(dirname(profileFile), file);
+}
+
+function readTlsFile(profileFile: string, field: TlsField, path: string): Buffer {
   try {
-    return readFileSync(path);
+    return readInputFile(path, PEM_FILE);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new ProfileError(profileFile, [
-      {
-        file: profileFile,
-        line: 0,
-        column: 0,
-        path: `http.tls.${field}`,
-        message: `cannot read ${path} (${reason})`,
-        hint: `the path is relative to the profile's directory (${dirname(profileFile)}); the file is PEM`,
-      },
-    ]);
+    if (!(error instanceof InputFileError)) throw error;
+    throw tlsFileError(profileFile, field, `cannot read ${path}: ${error.reason}`, `the path is relative to the profile's directory (${dirname(profileFile)}); the file is PEM`);
   }
+}
+
+function tlsFileError(profileFile: string, field: TlsField, message: string, hint: string): ProfileError {
+  return new ProfileError(profileFile, [{ file: profileFile, line: 0, column: 0, path: `http.tls.${field}`, message, hint }]);
 }
 
 /**

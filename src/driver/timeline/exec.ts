@@ -14,7 +14,8 @@ export interface RunningExec {
 /**
  * Runs argv as given (never through a shell unless argv is the user's own `/bin/sh -c <command>`),
  * with stdin closed, in a process group of its own, killed — the whole group — with SIGKILL past
- * `timeoutMs` or when the run ends (a command that exits in time may leave a server it started
+ * `timeoutMs`, or when the run is interrupted; an uninterrupted run waits for it, up to that timeout,
+ * rather than cut a restart short (a command that exits in time may leave a server it started
  * running: that is what a failover rehearsal's "restart it" asks for). Killing only the direct child left its children (`sh -c 'sleep
  * 1000; …'`) running past the run, holding the output pipe the outcome waits for. Never rejects: a
  * command that cannot start is an outcome with its error.
@@ -27,8 +28,10 @@ export function startExec(argv: readonly string[], timeoutMs: number, nowMs: () 
     if (tail.length > EXEC_OUTPUT_TAIL_BYTES) tail = tail.subarray(tail.length - EXEC_OUTPUT_TAIL_BYTES);
   };
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], shell: false, detached: true });
+  // Once the group's pipes have closed its members are gone, and its id may be another's by now.
+  let closed = false;
   const killGroup = () => {
-    if (child.pid === undefined) return;
+    if (child.pid === undefined || closed) return;
     try {
       kill(-child.pid, 'SIGKILL');
     } catch {
@@ -46,6 +49,7 @@ export function startExec(argv: readonly string[], timeoutMs: number, nowMs: () 
     let error: string | undefined;
     child.once('error', (e) => (error = e.message));
     child.once('close', (code, signal) => {
+      closed = true;
       clearTimeout(timer);
       resolve({
         argv: [...argv],

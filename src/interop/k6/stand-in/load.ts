@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import { runInNewContext } from 'node:vm';
+import type { Plugin } from 'esbuild';
+import { type FileBound, InputFileError, MiB, readInputFile, readInputText } from '../../../files/input-file.ts';
 import { K6ScriptError } from '../errors.ts';
 import { permissive, type RecordedRequest, type StandInClock, standInModules } from './modules.ts';
 
@@ -25,7 +26,7 @@ const INIT_TIMEOUT_MS = 10_000;
  * @throws K6ScriptError when the script does not compile or its init code throws
  */
 export async function loadK6Script(file: string, env: Record<string, string> = {}): Promise<LoadedScript> {
-  if (!existsSync(file)) throw new K6ScriptError(file, 'no such file');
+  checkReadable(file);
   const code = await compile(file);
   const requests: RecordedRequest[] = [];
   const clock: StandInClock = { vu: 1, elapsedMs: 0, scenario: 'default', iteration: 0 };
@@ -40,7 +41,7 @@ export async function loadK6Script(file: string, env: Record<string, string> = {
     __ITER: 0,
     console: { log() {}, info() {}, warn() {}, error() {}, debug() {} },
     open: (path: string, mode?: string) => {
-      const bytes = readFileSync(resolve(dirname(file), path));
+      const bytes = readInputFile(resolve(dirname(file), path), OPENED_FILE);
       return mode === 'b' ? bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) : bytes.toString('utf8');
     },
   };
@@ -54,11 +55,45 @@ export async function loadK6Script(file: string, env: Record<string, string> = {
   return { exports: module.exports, requests, clock };
 }
 
+/** A script a person wrote (bundled libraries included); what its init code open()s: a data file, read whole as k6 reads it. */
+const SCRIPT_FILE: FileBound = { what: 'a k6 script', maxBytes: 16 * MiB };
+const OPENED_FILE: FileBound = { what: 'a file a k6 script opens', maxBytes: 256 * MiB };
+
+/** The script itself, before esbuild, which would say only that it cannot resolve a missing one. */
+function checkReadable(file: string): void {
+  try {
+    readInputFile(file, SCRIPT_FILE);
+  } catch (error) {
+    if (error instanceof InputFileError) throw new K6ScriptError(file, error.reason);
+    throw error;
+  }
+}
+
+/** esbuild's loaders by extension, for the files the script and its imports are read from. */
+const LOADERS: Readonly<Record<string, 'js' | 'ts' | 'json'>> = { js: 'js', mjs: 'js', cjs: 'js', ts: 'ts', mts: 'ts', cts: 'ts', json: 'json' };
+
 async function compile(file: string): Promise<string> {
   const { build } = await import('esbuild');
+  // The script and its local imports are read here, not by esbuild: a FIFO or a device is refused before it blocks the compile.
+  let refused: InputFileError | undefined;
+  const boundedFiles: Plugin = {
+    name: 'bounded-files',
+    setup(onBuild) {
+      onBuild.onLoad({ filter: /\.(c|m)?(j|t)s$|\.json$/ }, (args) => {
+        try {
+          return { contents: readInputText(args.path, SCRIPT_FILE), loader: LOADERS[extname(args.path).slice(1)] ?? 'js' };
+        } catch (error) {
+          if (!(error instanceof InputFileError)) throw error;
+          refused ??= error;
+          return { errors: [{ text: error.message }] };
+        }
+      });
+    },
+  };
   try {
     const out = await build({
       entryPoints: [file],
+      plugins: [boundedFiles],
       bundle: true,
       write: false,
       format: 'cjs',
@@ -72,6 +107,7 @@ async function compile(file: string): Promise<string> {
   } catch (error) {
     const errors = (error as { errors?: { text: string; location?: { line: number } | null }[] }).errors;
     const first = errors?.[0];
+    if (refused) throw new K6ScriptError(file, refused.message);
     const detail = first ? `${first.text}${first.location ? ` (line ${first.location.line})` : ''}` : error instanceof Error ? error.message : String(error);
     throw new K6ScriptError(file, `it does not compile: ${detail}`);
   }
