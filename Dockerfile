@@ -1,7 +1,9 @@
 # The stampede image `stampede k8s` runs in each pod (README "Scale out"):
 #   docker build -t registry.example/stampede:0.1.0 . && docker push registry.example/stampede:0.1.0
 # Built from this package's sources: npm ci, npm run build, then only the runtime dependencies are kept.
-FROM node:20-slim AS build
+# Node 24 LTS, in support to April 2028 (Node 20's support ended in April 2026, 22's ends in April
+# 2027); the package itself runs on Node 20 and later (package.json engines).
+FROM node:24-slim AS build
 WORKDIR /stampede
 COPY package.json package-lock.json ./
 # Lifecycle scripts off: `prepare` would build before the sources are copied; the build runs below.
@@ -13,7 +15,7 @@ COPY bin ./bin
 COPY profiles ./profiles
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-slim
+FROM node:24-slim
 WORKDIR /stampede
 COPY --from=build /stampede/package.json ./
 COPY --from=build /stampede/node_modules ./node_modules

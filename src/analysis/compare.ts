@@ -1,18 +1,32 @@
 import type { Histogram } from '../recorder/histograms.ts';
-import { compareCapacity, compareErrorRates, compareQuantiles, quantileWithInterval, type Change } from './quantile-ci.ts';
-import { formatShare, formatUs } from './format.ts';
-import { RECOVERY_REGRESSION_FACTOR } from './limits.ts';
+import { compareQualificationLatency } from './compare-qualification.ts';
+import { type CapacityFigures, capacityRows, type ComparisonRow, errorRateRow, latencyRows, recoveryRows, type TimelineRecovery } from './compare-rows.ts';
+import type { RatePoint } from './latency-at-rate.ts';
+import { type RunNoise, widerRunNoise } from './noise.ts';
+
+export { bracketText, COMPARED_PERCENTILES, type ComparisonRow } from './compare-rows.ts';
 
 /** What a comparison reads from one run or qualification. */
 export interface ComparableRun {
   label: string;
-  /** Measured latency histogram (warm-up excluded). */
+  kind: 'run' | 'qualification';
+  verdict: string;
+  /** Why its figures are no evidence (an INVALID verdict's reasons, an interruption); empty when they are. */
+  notComparable: string[];
+  /** Runs: the rate asked of the measured window, requests per second. */
+  offeredRps?: number | undefined;
+  /** Runs: the measured latency histogram (warm-up excluded). */
   latency?: Histogram | undefined;
+  /** Runs: run-to-run noise from the run's own intervals. */
+  noise?: RunNoise | undefined;
   requests: { failed: number; total: number };
   /** Runs with a timeline: the time to recover from each event (null: did not recover within the run), and the series' resolution. */
-  recovery?: { spanMs: number; events: { label: string; type: string; recoveryMs: number | null }[] } | undefined;
-  /** Qualifications only: the capacity bracket and the failover verdict. */
-  capacity?: { pass?: number | undefined; fail?: number | undefined; failoverPass?: boolean | undefined } | undefined;
+  recovery?: TimelineRecovery | undefined;
+  /** Qualifications only: the capacity bracket, how many repeat series decided it, and the failover verdict. */
+  capacity?: CapacityFigures | undefined;
+  /** Qualifications only: latency per offered rate (the counted steps), and the rate the qualification was for. */
+  curve?: readonly RatePoint[] | undefined;
+  expectedPeakRps?: number | undefined;
 }
 
 /** A stored run or qualification, read back for compare and history. */
@@ -20,112 +34,80 @@ export interface Snapshot extends ComparableRun {
   dir: string;
   startedAt: string;
   profileName: string;
-  verdict: string;
-  kind: 'run' | 'qualification';
   /** Cut short by a signal (or a full disk): partial figures, never a baseline or a trend point. */
   interrupted: boolean;
-  /** p99 of the measured latency (for a qualification: of the step nearest the expected peak), µs. */
+  /** p99 of the measured latency, µs; a qualification's at its expected peak (`p99AtRps`), read off its rate curve. */
   p99Us?: number | undefined;
+  /** The error rate: a run's over its measured window, a qualification's at `p99AtRps` too. */
+  errorRate?: number | undefined;
+  p99AtRps?: number | undefined;
+  /** Qualifications: the highest rate that held the SLO; undefined when none did. */
   capacityRps?: number | undefined;
 }
 
-export interface ComparisonRow {
-  metric: string;
-  baseline: string;
-  candidate: string;
-  change: Change;
-  /** How the noise margin was computed. */
-  margin: string;
+/** One side, as the comparison names it. */
+export interface ComparedSide {
+  label: string;
+  kind: 'run' | 'qualification';
+  verdict: string;
+  offeredRps?: number | undefined;
+  /** Runs: requests measured; qualifications: rates measured. */
+  requests: number;
+  rates?: number | undefined;
 }
 
+export type ComparisonVerdict = 'regressed' | 'no regression' | 'not comparable';
+
 export interface Comparison {
-  baseline: string;
-  candidate: string;
+  baseline: ComparedSide;
+  candidate: ComparedSide;
+  verdict: ComparisonVerdict;
+  /** Each side whose figures are no evidence, with why; the rows are then empty. */
+  notComparable: { side: 'baseline' | 'candidate'; label: string; verdict: string; reasons: string[] }[];
   rows: ComparisonRow[];
+  /** What was compared where the rows cannot say it: the rate latency was read at, a figure left out and why. */
+  notes: string[];
   regressed: boolean;
 }
 
-export const COMPARED_PERCENTILES = [50, 99, 99.9] as const;
-
 /**
- * Baseline against candidate: latency percentiles (99% binomial intervals of the quantile's rank,
- * from the histograms), error rate (one-sided two-proportion z-test at 99%), capacity (the search
- * brackets) and failover. Any regression makes the comparison fail. Pure.
+ * Baseline against candidate. A side whose figures are no evidence (INVALID, interrupted) makes
+ * the pair not comparable: nothing is judged. Otherwise runs compare latency percentiles and the
+ * error rate; qualifications compare capacity (the search brackets), failover, and latency at one
+ * offered rate both measured. A difference counts only beyond both the sampling interval of one
+ * run and the baseline's run-to-run noise (its own, and `across` earlier runs when a history has
+ * them). Any regression makes the comparison fail. Pure.
  */
-export function compareRuns(baseline: ComparableRun, candidate: ComparableRun): Comparison {
+export function compareRuns(baseline: ComparableRun, candidate: ComparableRun, across?: RunNoise): Comparison {
+  const sides = { baseline: sideOf(baseline), candidate: sideOf(candidate) };
+  const notComparable = (['baseline', 'candidate'] as const).flatMap((side) => {
+    const run = side === 'baseline' ? baseline : candidate;
+    return run.notComparable.length > 0 ? [{ side, label: run.label, verdict: run.verdict, reasons: run.notComparable }] : [];
+  });
+  if (notComparable.length > 0) return { ...sides, verdict: 'not comparable', notComparable, rows: [], notes: [], regressed: false };
   const rows: ComparisonRow[] = [];
+  const notes: string[] = [];
   if (baseline.capacity && candidate.capacity) {
-    const b = baseline.capacity;
-    const c = candidate.capacity;
-    rows.push({ metric: 'capacity', baseline: bracketText(b), candidate: bracketText(c), change: compareCapacity(b, c), margin: 'search bracket (highest pass, lowest fail)' });
-    if (b.failoverPass !== undefined && c.failoverPass !== undefined) {
-      const change: Change = b.failoverPass && !c.failoverPass ? 'regressed' : !b.failoverPass && c.failoverPass ? 'improved' : 'same';
-      rows.push({ metric: 'failover (N+1)', baseline: b.failoverPass ? 'PASS' : 'FAIL', candidate: c.failoverPass ? 'PASS' : 'FAIL', change, margin: 'verdict' });
+    rows.push(...capacityRows(baseline.capacity, candidate.capacity));
+    const latency = compareQualificationLatency(baseline.curve ?? [], candidate.curve ?? [], baseline.expectedPeakRps, across);
+    rows.push(...latency.rows);
+    notes.push(latency.note);
+  } else {
+    if (baseline.kind !== candidate.kind) notes.push(`a ${baseline.kind} against a ${candidate.kind}: only the figures both have are compared`);
+    if (baseline.offeredRps !== undefined && candidate.offeredRps !== undefined && baseline.offeredRps !== candidate.offeredRps) {
+      notes.push(
+        `the runs were offered different rates (${Math.round(baseline.offeredRps)} → ${Math.round(candidate.offeredRps)} rps): latency is compared as measured, each at its own rate`,
+      );
     }
+    const noise = widerRunNoise(baseline.noise, across);
+    if (baseline.latency && candidate.latency) rows.push(...latencyRows(baseline.latency, candidate.latency, noise));
+    rows.push(...recoveryRows(baseline.recovery, candidate.recovery));
+    rows.push(errorRateRow(baseline.requests, candidate.requests, noise.errorRate));
   }
-  if (baseline.latency && candidate.latency) {
-    for (const p of COMPARED_PERCENTILES) {
-      const b = quantileWithInterval(baseline.latency, p);
-      const c = quantileWithInterval(candidate.latency, p);
-      rows.push({ metric: `p${p}`, baseline: estimateText(b), candidate: estimateText(c), change: compareQuantiles(b, c), margin: '99% CI of the quantile rank' });
-    }
-  }
-  rows.push(...recoveryRows(baseline.recovery, candidate.recovery));
-  const errors = compareErrorRates(baseline.requests, candidate.requests);
-  rows.push({
-    metric: 'error rate',
-    baseline: rateText(baseline.requests),
-    candidate: rateText(candidate.requests),
-    change: errors.change,
-    margin: `two-proportion z = ${errors.z.toFixed(2)} (|z| > 2.33)`,
-  });
-  return { baseline: baseline.label, candidate: candidate.label, rows, regressed: rows.some((r) => r.change === 'regressed') };
+  const regressed = rows.some((r) => r.change === 'regressed');
+  return { ...sides, verdict: regressed ? 'regressed' : 'no regression', notComparable: [], rows, notes, regressed };
 }
 
-/**
- * One row per timeline event both runs applied, matched in order and by kind: a candidate that
- * did not recover when the baseline did, or took RECOVERY_REGRESSION_FACTOR× as long and at least
- * two series points longer (the figures' resolution), regressed.
- */
-function recoveryRows(b: ComparableRun['recovery'], c: ComparableRun['recovery']): ComparisonRow[] {
-  if (!b || !c) return [];
-  const slack = 2 * Math.max(b.spanMs, c.spanMs);
-  return b.events.flatMap((be, i): ComparisonRow[] => {
-    const ce = c.events[i];
-    if (!ce || ce.type !== be.type) return [];
-    return [
-      {
-        metric: `recovery: ${be.label}`,
-        baseline: recoveryText(be.recoveryMs),
-        candidate: recoveryText(ce.recoveryMs),
-        change: recoveryChange(be.recoveryMs, ce.recoveryMs, slack),
-        margin: `${RECOVERY_REGRESSION_FACTOR}× and ${formatUs(slack * 1000)}`,
-      },
-    ];
-  });
-}
-
-function recoveryChange(b: number | null, c: number | null, slackMs: number): Change {
-  if (b === null || c === null) return b === c ? 'same' : c === null ? 'regressed' : 'improved';
-  if (c > b * RECOVERY_REGRESSION_FACTOR && c - b >= slackMs) return 'regressed';
-  if (b > c * RECOVERY_REGRESSION_FACTOR && b - c >= slackMs) return 'improved';
-  return 'same';
-}
-
-function recoveryText(ms: number | null): string {
-  if (ms === null) return 'did not recover';
-  return ms === 0 ? 'at once' : formatUs(ms * 1000);
-}
-
-function estimateText(e: { valueUs: number; lowUs: number; highUs: number; samples: number }): string {
-  return e.samples === 0 ? '–' : `${formatUs(e.valueUs)} [${formatUs(e.lowUs)}, ${formatUs(e.highUs)}]`;
-}
-
-function rateText(r: { failed: number; total: number }): string {
-  return `${formatShare(r.total > 0 ? r.failed / r.total : 0)} (${r.failed}/${r.total})`;
-}
-
-function bracketText(b: { pass?: number | undefined; fail?: number | undefined }): string {
-  const pass = b.pass !== undefined ? `${Math.round(b.pass)} rps` : 'none';
-  return b.fail !== undefined ? `${pass} (fails at ${Math.round(b.fail)})` : `≥ ${pass}`;
+function sideOf(r: ComparableRun): ComparedSide {
+  return { label: r.label, kind: r.kind, verdict: r.verdict, offeredRps: r.offeredRps, requests: r.requests.total, rates: r.curve?.length };
 }

@@ -46,6 +46,9 @@ export const RECOVERY_HIT_RATIO_POINTS = 0.02;
 /** A recovery this much longer than the baseline's (and longer by at least two series points) is a regression in compare. */
 export const RECOVERY_REGRESSION_FACTOR = 1.25;
 
+/** Run-to-run noise from batch means needs at least this many measured intervals: from fewer, the spread is itself noise (t at 1 dof is 31.8). */
+export const MIN_NOISE_BATCHES = 5;
+
 /** One limit as a report shows it. */
 export interface LimitShown {
   name: string;

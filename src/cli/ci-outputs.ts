@@ -1,4 +1,5 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { Qualification } from '../analysis/qualification.ts';
@@ -17,9 +18,10 @@ export function writeCiOutputs(outcome: CiOutcome, junitFile: string | undefined
   if (junitFile !== undefined) {
     try {
       makeFolders(dirname(junitFile));
-      writeFileSync(junitFile, junitXml(outcome));
+      writeFileSync(junitFile, junitXml(outcome, hostname()));
     } catch (error) {
-      throw commandLineError('--junit', `cannot write ${junitFile}: ${(error as Error).message}`, 'a file path in a writable folder, e.g. --junit reports/junit.xml');
+      // Written after the run: the run happened, its JUnit file is an output lost (exit 3), not bad input.
+      throw asWriteError(junitFile, error);
     }
   }
   const summaryFile = env.GITHUB_STEP_SUMMARY;
@@ -37,7 +39,7 @@ export function writeRunCiOutputs(run: { result: RunResult; analysis: RunAnalysi
   writeCiOutputs(runOutcome(run.result, run.analysis, run.dir), junitFile);
 }
 
-/** A qualification's CI outputs (`stampede qualify`). */
-export function writeQualificationCiOutputs(q: Qualification, dir: string, junitFile: string | undefined): void {
-  writeCiOutputs(qualificationOutcome(q, dir), junitFile);
+/** A qualification's CI outputs (`stampede qualify`); `stepWallMs`: the wall time of each step. */
+export function writeQualificationCiOutputs(q: Qualification, dir: string, junitFile: string | undefined, stepWallMs: readonly number[]): void {
+  writeCiOutputs(qualificationOutcome(q, dir, stepWallMs), junitFile);
 }

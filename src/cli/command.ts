@@ -76,7 +76,15 @@ export function liveOptions<T>(yargs: Argv<T>) {
 
 /** `--junit FILE`, for the commands that judge a run (run, qualify); written by ci-outputs.ts. */
 export function junitOption<T>(yargs: Argv<T>) {
-  return yargs.option('junit', { type: 'string', describe: 'also write a JUnit XML report here: the verdict, each SLO check and each realism flag a test case' });
+  return yargs.option('junit', {
+    type: 'string',
+    describe: 'also write a JUnit XML report here (Ant schema): the verdict, each check, qualification step, recovery and realism flag a test case',
+  });
+}
+
+/** `--csv`, for the commands that write a run or qualification folder (run, qualify); written by csv-outputs.ts. */
+export function csvOption<T>(yargs: Argv<T>) {
+  return yargs.option('csv', { type: 'boolean', default: false, describe: 'also write intervals.csv and summary.csv (qualify: and steps.csv) into the output folder' });
 }
 
 /** `--force`, for the commands the plan check guards (run, qualify, sweep). */

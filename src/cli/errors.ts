@@ -1,4 +1,5 @@
 import { PlanRefusedError } from '../analysis/plan-refused.ts';
+import { BarrierError } from '../barrier/errors.ts';
 import { RunStartError, TimelineRefusedError } from '../driver/errors.ts';
 import { InputFileError } from '../files/input-file.ts';
 import { ProfileError, formatProfileError } from '../profile/issues.ts';
@@ -37,7 +38,7 @@ export function exitCodeFor(error: unknown, stderr: (text: string) => void, debu
     stderr(`stampede: ${oneLine(error.message)}\n`);
     return ExitCode.InvalidInput;
   }
-  if (error instanceof RunStartError) {
+  if (error instanceof RunStartError || error instanceof BarrierError) {
     stderr(`stampede: could not start: ${oneLine(error.message)}\n`);
     return ExitCode.CouldNotStart;
   }

@@ -10,8 +10,9 @@ export const ExitCode = {
    */
   InvalidInput: 2,
   /**
-   * The run could not start (no connection to any server of the target before the clock, a worker that died, a port in use, …), or its
-   * files could not be written (disk full, read-only file system, a folder that is missing or takes no files): the message names the file.
+   * The run could not start (no connection to any server of the target before the clock, a worker that died, a port in use, a segment
+   * whose barrier never released it: the other segments never all arrived, or the run started without it), or its files could not be
+   * written (disk full, read-only file system, a folder that is missing or takes no files): the message names the file or the segments.
    */
   CouldNotStart: 3,
   /**
@@ -19,6 +20,11 @@ export const ExitCode = {
    * unbounded queue above capacity) and the run stopped there, its results so far written.
    */
   Diverged: 4,
+  /**
+   * compare: one side's figures are no evidence of a change (its verdict is INVALID, or it was
+   * interrupted), so nothing was compared — neither a regression nor a pass.
+   */
+  NotComparable: 5,
   /** A bug in stampede (EX_SOFTWARE of sysexits.h): one line on stderr, the stack with STAMPEDE_DEBUG=1. */
   InternalError: 70,
   /** Interrupted (Ctrl-C, SIGINT): what was measured is written; the verdict cannot be PASS. */
@@ -34,6 +40,7 @@ const MEANINGS: Readonly<Record<keyof typeof ExitCode, string>> = {
   InvalidInput: 'bad input (profile, override, option)',
   CouldNotStart: 'could not start, or could not write its outputs',
   Diverged: 'the model diverged',
+  NotComparable: 'not comparable (compare: a side INVALID or interrupted)',
   InternalError: 'internal error (a bug; --debug for the stack)',
   Interrupted: 'interrupted (SIGINT)',
   Terminated: 'terminated (SIGTERM)',

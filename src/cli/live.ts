@@ -6,7 +6,7 @@ import type { MetricsServer } from '../metrics/server.ts';
 import type { LiveInterval, LiveObserver } from '../pipeline/live.ts';
 import type { Lingering } from './command.ts';
 import { commandLineError, durationOption } from './input.ts';
-import { Progress, intervalStatus, progressMode } from './progress.ts';
+import { Eta, Progress, intervalStatus, progressMode } from './progress.ts';
 
 /*
  * What a run shows while it lasts: the progress line on stderr and, with --metrics-port, the
@@ -55,6 +55,7 @@ export async function startLiveView(args: LiveArgs): Promise<LiveView> {
       progress.end();
       if (!lingering) await metrics?.server.close();
     })());
+  const eta = new Eta();
   return {
     progress,
     observer: (prefix) =>
@@ -62,7 +63,9 @@ export async function startLiveView(args: LiveArgs): Promise<LiveView> {
         ? undefined
         : (live: LiveInterval) => {
             metrics?.exporter.update(live);
-            progress.status(prefix ? `${prefix()} · ${intervalStatus(live)}` : intervalStatus(live));
+            if (progress.mode === 'off') return;
+            const etaMs = eta.remainingMs(live.elapsedUs, live.plannedUs);
+            progress.status(() => (prefix ? `${prefix()} · ${intervalStatus(live, etaMs)}` : intervalStatus(live, etaMs)));
           },
     finish: async (exitCode) => {
       if (!metrics || lingerUs === 0) {

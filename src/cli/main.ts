@@ -53,12 +53,14 @@ export async function main(given: string[]): Promise<number> {
     .strict()
     .demandCommand(1, 'name a command')
     .help()
+    .alias('help', 'h')
     .version(packageVersion())
+    .alias('version', 'v')
     .epilogue(EPILOGUE)
     .exitProcess(false)
     // Thrown, not printed: a failed parse (an unknown option, a missing argument) must stop before the handler runs.
     .fail((message, error) => {
-      throw error ?? new CommandLineError(describeParseFailure(message, argv, COMMANDS));
+      throw error ?? new CommandLineError(describeParseFailure(message, argv, COMMANDS, optionsOf));
     });
   for (const name of variablesNoCommandTakes(process.env)) process.stderr.write(`stampede: ${name} names no option of any command: ignored (a typo?)\n`);
   try {
@@ -129,28 +131,42 @@ function setAsideForeignVariables(args: Record<string, unknown>, taken: Readonly
   }
 }
 
+/** A command's options by their long names, and the global ones: what a mistyped option is held against. */
+function optionsOf(name: string): string[] {
+  const command = commandNamed(name);
+  const positionals = new Set([...(command?.command ?? '').matchAll(/[<[]([\w-]+)[>\]]/g)].map((m) => m[1]!));
+  const declared = command ? Object.keys(declaredOptions(command).key) : [];
+  return [...new Set([...declared.filter((key) => !positionals.has(key)), ...GLOBAL_OPTIONS])];
+}
+
 /** The STAMPEDE_* variables in `env` that name no option of any command: likely typos, each worth one warning line. */
 export function variablesNoCommandTakes(env: NodeJS.ProcessEnv): string[] {
   const named = Object.keys(env).filter((name) => optionOfVariable(name) !== undefined);
   if (named.length === 0) return [];
   const taken = new Set(GLOBAL_OPTIONS);
-  for (const command of COMMANDS_WITH_BUILDERS) for (const key of Object.keys(optionsOf(command).key)) taken.add(key);
+  for (const command of COMMANDS_WITH_BUILDERS) for (const key of Object.keys(declaredOptions(command).key)) taken.add(key);
   return named.filter((name) => {
     const option = optionOfVariable(name);
     return option !== undefined && !taken.has(option.kebab) && !taken.has(option.camel);
   });
 }
 
+type Command = (typeof COMMANDS_WITH_BUILDERS)[number];
+
+function commandNamed(word: string | undefined): Command | undefined {
+  return COMMANDS_WITH_BUILDERS.find((c) => c.command.split(' ')[0] === word);
+}
+
 /** The options a command declares, as yargs keeps them (without parsing anything). */
-function optionsOf(command: (typeof COMMANDS_WITH_BUILDERS)[number]): { key: object; boolean: string[] } {
+function declaredOptions(command: Command): { key: object; boolean: string[] } {
   return (command.builder(yargs([])) as unknown as { getOptions(): { key: object; boolean: string[] } }).getOptions();
 }
 
 /** The options of the command named `word` that take a value (none for no command). */
 function valueOptionsOf(word: string | undefined): Set<string> {
-  const command = COMMANDS_WITH_BUILDERS.find((c) => c.command.split(' ')[0] === word);
+  const command = commandNamed(word);
   if (command === undefined) return new Set();
-  const options = optionsOf(command);
+  const options = declaredOptions(command);
   return new Set(Object.keys(options.key).filter((key) => !options.boolean.includes(key)));
 }
 

@@ -100,24 +100,75 @@ export function joinDashedValues(argv: readonly string[], takesValue: ReadonlySe
 
 /**
  * yargs' own messages, as one line naming what is wrong: "Unknown argument: rate" becomes "unknown
- * option --rate" when it was written as an option, "unexpected argument" when not.
+ * option --rate" when it was written as an option, "unexpected argument" when not; a mistyped
+ * command or option names the one it is closest to ("did you mean --target?"). `optionsOf` gives a
+ * command's options (their long names).
  */
-export function describeParseFailure(message: string, argv: readonly string[], commands: readonly { command: string }[]): string {
+export function describeParseFailure(
+  message: string,
+  argv: readonly string[],
+  commands: readonly { command: string }[],
+  optionsOf: (command: string) => readonly string[] = () => [],
+): string {
   const names = commands.map((c) => c.command.split(' ')[0]!);
   const given = argv[0] !== undefined && !argv[0].startsWith('-') ? argv[0] : undefined;
-  if (given !== undefined && !names.includes(given)) return `unknown command ${JSON.stringify(given)}; commands: ${names.join(', ')} (see stampede --help)`;
+  if (given !== undefined && !names.includes(given)) {
+    const near = closest(given, names);
+    return `unknown command ${JSON.stringify(given)}${near ? `: did you mean "${near}"?` : ''} (commands: ${names.join(', ')}; see stampede --help)`;
+  }
   const usage = commands.find((c) => c.command.split(' ')[0] === given)?.command;
   const help = `(see stampede${given ? ` ${given}` : ''} --help)`;
   const unknown = /^Unknown arguments?: (.*)$/s.exec(message);
   if (unknown) {
-    const each = unknown[1]!.split(', ').map((name) => {
-      const flag = name.length === 1 ? `-${name}` : `--${name}`;
-      return argv.some((a) => a === flag || a.startsWith(`${flag}=`)) ? `unknown option ${flag}` : `unexpected argument ${JSON.stringify(name)}`;
-    });
+    const listed = unknown[1]!.split(', ');
+    // yargs names an unknown --max-step twice, as max-step and maxStep.
+    const each = listed
+      .filter((name) => !listed.some((other) => other !== name && other.includes('-') && camel(other) === name))
+      .map((name) => {
+        const flag = name.length === 1 ? `-${name}` : `--${name}`;
+        if (!argv.some((a) => a === flag || a.startsWith(`${flag}=`))) return `unexpected argument ${JSON.stringify(name)}`;
+        const near =
+          name.length > 1
+            ? closest(
+                name,
+                optionsOf(given ?? '').filter((o) => o.length > 1),
+              )
+            : undefined;
+        return `unknown option ${flag}${near ? `: did you mean --${near}?` : ''}`;
+      });
     return `${each.join('; ')} ${help}`;
   }
   if (/^Not enough non-option arguments/.test(message) && usage) return `missing an argument: stampede ${usage} ${help}`;
   return `${message.replace(/\s*\n\s*/g, ' ')} ${help}`;
+}
+
+function camel(kebab: string): string {
+  return kebab.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * The known word a typo most likely meant: the nearest by edit distance (a swap of two neighbours
+ * counts one), within 1 edit for words of up to 4 letters, 2 up to 8, 3 beyond; undefined when
+ * none is that near, or two are equally near.
+ */
+export function closest(word: string, known: readonly string[]): string | undefined {
+  const reach = word.length <= 4 ? 1 : word.length <= 8 ? 2 : 3;
+  const scored = known.map((k) => ({ k, d: editDistance(word.toLowerCase(), k.toLowerCase()) })).filter((s) => s.d <= reach && s.k !== word);
+  const best = Math.min(...scored.map((s) => s.d));
+  const nearest = scored.filter((s) => s.d === best);
+  return nearest.length === 1 ? nearest[0]!.k : undefined;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours, one each. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  return d[a.length]![b.length]!;
 }
 
 /** The allowed remote hosts: `--allow-remote` (each a comma-separated list) and STAMPEDE_ALLOW_REMOTE. */

@@ -37,13 +37,21 @@ export class Progress {
     private readonly nowMs: () => number = () => performance.now(),
   ) {}
 
-  /** The current state: redrawn in place (throttled), printed as a line, or dropped, by mode. */
-  status(text: string): void {
-    if (this.mode === 'lines') this.out.write(`${text}\n`);
+  /**
+   * The current state: redrawn in place (throttled), printed as a line, or dropped, by mode. Given
+   * as a function, the text is built only when it is shown: a model run closes intervals far faster
+   * than the line redraws.
+   */
+  status(text: string | (() => string)): void {
+    if (this.mode === 'lines') this.out.write(`${typeof text === 'string' ? text : text()}\n`);
     if (this.mode !== 'live') return;
     const now = this.nowMs();
     if (now - this.lastDrawMs < 1000 / REDRAWS_PER_SECOND) return;
     this.lastDrawMs = now;
+    this.draw(typeof text === 'string' ? text : text());
+  }
+
+  private draw(text: string): void {
     // A terminal that reports no size (a bare pseudo-terminal) reads 0 columns: assume 80.
     const width = Math.max(20, (this.out.columns || 80) - 1);
     this.out.write(`${CLEAR_LINE}${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
@@ -65,17 +73,43 @@ export class Progress {
 }
 
 /**
- * One interval as a status line: `12s/60s measured · asked 1,000 rps · sent 998 rps · in flight 3 ·
- * dropped 0 · p50 1.2ms p99 4.5ms · errors timeout 2 · lag 0.4ms · ◆ removeShards: …` (lag: real
- * targets only; ◆ marks each timeline step due in the interval).
+ * How far a run is and when it will end, from its pace so far in wall-clock time: real time for a
+ * real target, far faster on the model. One per live view; a run whose clock goes back (the next
+ * step of a qualification) starts a new pace. Two subtractions and a division per interval.
  */
-export function intervalStatus(live: LiveInterval): string {
+export class Eta {
+  private fromWallMs = 0;
+  private fromUs = 0;
+  private lastUs = Number.POSITIVE_INFINITY;
+
+  constructor(private readonly nowMs: () => number = () => performance.now()) {}
+
+  /** Wall-clock ms until `plannedUs`; undefined on a run's first interval (no pace yet), and past the plan (the drain). */
+  remainingMs(elapsedUs: number, plannedUs: number): number | undefined {
+    const now = this.nowMs();
+    if (elapsedUs <= this.lastUs) {
+      this.fromWallMs = now;
+      this.fromUs = elapsedUs;
+    }
+    this.lastUs = elapsedUs;
+    if (elapsedUs <= this.fromUs || elapsedUs >= plannedUs) return undefined;
+    return ((now - this.fromWallMs) / (elapsedUs - this.fromUs)) * (plannedUs - elapsedUs);
+  }
+}
+
+/**
+ * One interval as a status line: `12s/60s (20%, ETA 48s) measured · asked 1,000 rps · sent 998 rps ·
+ * in flight 3 · dropped 0 · p50 1.2ms p99 4.5ms · errors timeout 2 · lag 0.4ms · ◆ removeShards: …`
+ * (ETA: from the run's pace so far, see Eta; lag: real targets only; ◆ marks each timeline step due
+ * in the interval).
+ */
+export function intervalStatus(live: LiveInterval, etaMs?: number): string {
   const { interval } = live;
   const inFlight = interval.gauges['inFlight'];
   const lagMs = interval.gauges['generatorLagMs'];
   const errors = Object.entries(live.totals.failedByReason).filter(([reason]) => reason !== 'dropped');
   return [
-    `${seconds(live.elapsedUs)}/${seconds(live.plannedUs)} ${live.phase}`,
+    `${seconds(live.elapsedUs)}/${seconds(live.plannedUs)} ${completion(live.elapsedUs, live.plannedUs, etaMs)}${live.phase}`,
     `asked ${formatCount(live.askedRps)} rps`,
     `sent ${formatCount(live.sentRps)} rps`,
     ...(inFlight !== undefined ? [`in flight ${formatCount(inFlight)}`] : []),
@@ -85,6 +119,22 @@ export function intervalStatus(live: LiveInterval): string {
     ...(lagMs !== undefined ? [`lag ${formatUs(lagMs * 1000)}`] : []),
     ...(live.events ?? []).map((label) => `◆ ${label}`),
   ].join(' · ');
+}
+
+/** "(20%, ETA 48s) ", "(3%) " before the first ETA, "" for a run of no known length. */
+function completion(elapsedUs: number, plannedUs: number, etaMs: number | undefined): string {
+  if (!(plannedUs > 0)) return '';
+  const percent = Math.min(100, Math.floor((elapsedUs / plannedUs) * 100));
+  return etaMs === undefined ? `(${percent}%) ` : `(${percent}%, ETA ${clock(etaMs)}) `;
+}
+
+/** 48s, 2m05s, 1h02m. */
+function clock(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  if (s < 3600) return `${Math.floor(s / 60)}m${pad(s % 60)}s`;
+  return `${Math.floor(s / 3600)}h${pad(Math.floor(s / 60) % 60)}m`;
 }
 
 function seconds(us: number): string {

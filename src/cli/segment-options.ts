@@ -62,3 +62,43 @@ export function startAtOption(text: string, nowMs: number): number {
   }
   return ms;
 }
+
+/** How long a segment waits at the barrier for the others, and how far after the last arrival the start is, unless told. */
+export const BARRIER_DEFAULTS = { timeout: '10m', lead: '10s' } as const;
+
+/** A lead shorter than this would start some segments before they have seen the start (they look twice a second). */
+const MIN_BARRIER_LEAD_MS = 1_000;
+
+export interface BarrierOptionTexts {
+  dir: string | undefined;
+  timeout: string | undefined;
+  lead: string | undefined;
+}
+
+/** `--barrier-timeout` and `--barrier-lead`, defaults applied, in ms; `durationUs` reads a duration option. */
+export function barrierTimes(texts: Omit<BarrierOptionTexts, 'dir'>, durationUs: (option: string, text: string) => number): { timeoutMs: number; leadMs: number } {
+  const leadMs = durationUs('--barrier-lead', texts.lead ?? BARRIER_DEFAULTS.lead) / 1000;
+  if (leadMs < MIN_BARRIER_LEAD_MS) throw optionError('--barrier-lead', 'must be at least 1s', 'time for every segment to see the start, e.g. --barrier-lead 10s');
+  const timeoutMs = durationUs('--barrier-timeout', texts.timeout ?? BARRIER_DEFAULTS.timeout) / 1000;
+  if (timeoutMs > START_AT_HORIZON_MS) throw optionError('--barrier-timeout', 'must be at most 24h', 'e.g. --barrier-timeout 10m');
+  return { timeoutMs, leadMs };
+}
+
+/**
+ * `--barrier DIR [--barrier-timeout 10m] [--barrier-lead 10s]`: the start decided when every segment
+ * has arrived (src/barrier), instead of an instant given in advance (`--start-at`).
+ */
+export function barrierOption(
+  texts: BarrierOptionTexts,
+  run: { segment: { index: number; count: number } | undefined; startAtGiven: boolean },
+  durationUs: (option: string, text: string) => number,
+): { dir: string; segment: { index: number; count: number }; timeoutMs: number; leadMs: number } | undefined {
+  if (texts.dir === undefined) {
+    const stray = texts.timeout !== undefined ? '--barrier-timeout' : texts.lead !== undefined ? '--barrier-lead' : undefined;
+    if (stray) throw optionError(stray, 'applies to a run that waits at a barrier', 'give --barrier DIR too');
+    return undefined;
+  }
+  if (run.segment === undefined) throw optionError('--barrier', 'applies to a run split into segments', 'give --segment i/N too');
+  if (run.startAtGiven) throw optionError('--barrier', 'conflicts with --start-at: the barrier decides the start', 'give one of them');
+  return { dir: texts.dir, segment: run.segment, ...barrierTimes(texts, durationUs) };
+}

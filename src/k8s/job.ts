@@ -1,37 +1,40 @@
-import type { ConfigMap, PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
-import type { Job } from 'kubernetes-types/batch/v1.js';
-import { Document, visit } from 'yaml';
+import type { Job, PodFailurePolicy } from 'kubernetes-types/batch/v1.js';
+import type { ConfigMap, PersistentVolumeClaim, Volume, VolumeMount } from 'kubernetes-types/core/v1.js';
+import type { CarriedFile } from './carried-files.ts';
+import type { JobLifetime } from './lifetime.ts';
+import { barrierFolder, literalArg, PROFILE_FILE, PROFILE_PATH, RESULTS_MOUNT, RUN_ID_LABEL, RUN_ID_VARIABLE, segmentFolder } from './pod-layout.ts';
+import type { PodSecrets } from './pod-secrets.ts';
 
 /*
  * `stampede k8s`: a run split across N pods by Kubernetes' own distributed engine, an Indexed Job
  * (completionMode: Indexed, one pod per completion index, JOB_COMPLETION_INDEX in each pod's
- * environment). Each pod runs `stampede run --segment index/N` with one shared `--start-at`, reads
- * the profile from a ConfigMap and leaves its run folder on a shared volume; `stampede merge` joins
- * the folders into one run. This module only builds the manifest; it sends nothing.
+ * environment). Each pod runs `stampede run --segment index/N --barrier …`: no start is written in
+ * the manifest — the pods meet at a barrier on the results volume they share and start together
+ * once all N are there — so the manifest can be kept in Git and applied at any time. The profile
+ * and the files it names come from a ConfigMap and a TLS Secret, its secrets from a Secret by
+ * name; each pod leaves its run folder on the shared volume, and `stampede merge` joins them. This
+ * module only builds the manifest; it sends nothing.
  */
 
-/** Where the pod sees the profile (the ConfigMap) and the results volume. */
-export const PROFILE_MOUNT = '/etc/stampede';
-export const PROFILE_FILE = 'profile.yaml';
-export const RESULTS_MOUNT = '/results';
-
 export interface JobSpecInput {
-  /** DNS-1123 name of the Job; the ConfigMap and claim are named after it. */
+  /** DNS-1123 name of the Job; the ConfigMap, Secrets and claim are named after it. */
   name: string;
   segments: number;
   image: string;
-  /** The shared start, ISO 8601 UTC. */
-  startAt: string;
-  /** The profile YAML as the pods read it (self-contained: a topology file inlined). */
-  profileYaml: string;
-  /** `--set` overrides, passed on to every pod. */
-  overrides: readonly string[];
+  /** The ConfigMap's data: the profile (self-contained) and the key sample. */
+  profileData: { data: Record<string, string>; binaryData?: Record<string, string> };
+  files: readonly CarriedFile[];
+  secrets: PodSecrets;
   target?: string | undefined;
   /** Non-loopback hosts of the target: each pod allows them (--allow-remote), as the user named them. */
   remoteHosts: readonly string[];
-  /** An existing ReadWriteMany claim for the results; a new one of `storage` when absent. */
+  /** An existing claim for the results; a new ReadWriteMany one of `storage` when absent. */
   resultsClaim?: string | undefined;
   storage: string;
+  storageClass?: string | undefined;
+  /** `--barrier-timeout` and `--barrier-lead` as the pods get them. */
+  barrier: { timeout: string; lead: string };
+  lifetime: JobLifetime;
 }
 
 export interface JobManifest {
@@ -40,38 +43,52 @@ export interface JobManifest {
   job: Job;
 }
 
-/** Where segment i's run folder is, inside the results volume (the pod's --out, with its index expanded by the kubelet). */
-export function segmentFolder(name: string, index: number | '$(JOB_COMPLETION_INDEX)'): string {
-  return `${RESULTS_MOUNT}/${name}/segment-${index}`;
+/** The objects of one Job, by name. The Secrets are the user's to create: the manifest names them, never their values. */
+export function objectNames(name: string) {
+  return { profile: `${name}-profile`, secrets: `${name}-secrets`, tls: `${name}-tls`, claim: `${name}-results`, collector: `${name}-collect` };
 }
 
+/** The stampede container's name, which the pod failure policy matches on. */
+export const CONTAINER = 'stampede';
+
+/**
+ * stampede's own exit codes (src/cli/exit-codes.ts): a verdict (1 FAIL or INVALID, 4 diverged), a
+ * refusal (2), a run that could not start (3: a barrier never released, the run started without
+ * this segment, no connection) or a bug (70). Running that pod again would only repeat it, or send
+ * its segment alone, so its index fails at once; a pod that died otherwise (killed, out of memory,
+ * a signal) is run again, and rejoins the barrier if the run has not started yet.
+ */
+export const FINAL_EXIT_CODES = [1, 2, 3, 4, 70];
+
+/** Pods run again per index after a failure stampede did not decide (see FINAL_EXIT_CODES). */
+const RETRIES_PER_INDEX = 2;
+
+const POD_FAILURE_POLICY: PodFailurePolicy = {
+  rules: [
+    // Evicted, preempted, its node drained: not the pod's failure, so it does not use up a retry.
+    { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+    { action: 'FailIndex', onExitCodes: { containerName: CONTAINER, operator: 'In', values: FINAL_EXIT_CODES } },
+  ],
+};
+
 export function buildJobManifest(input: JobSpecInput): JobManifest {
+  const names = objectNames(input.name);
   const labels = { 'app.kubernetes.io/name': 'stampede', 'app.kubernetes.io/instance': input.name };
-  const claimName = input.resultsClaim ?? `${input.name}-results`;
-  const configMap: ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${input.name}-profile`, labels }, data: { [PROFILE_FILE]: input.profileYaml } };
+  const claimName = input.resultsClaim ?? names.claim;
+  const configMap: ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: names.profile, labels }, ...input.profileData };
   const claim: PersistentVolumeClaim | undefined = input.resultsClaim
     ? undefined
     : {
         apiVersion: 'v1',
         kind: 'PersistentVolumeClaim',
         metadata: { name: claimName, labels },
-        // Every pod writes its folder here at once, from any node: the claim must be ReadWriteMany.
-        spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: input.storage } } },
+        // Every pod writes its folder and the barrier's files here at once, from any node: ReadWriteMany.
+        spec: {
+          accessModes: ['ReadWriteMany'],
+          resources: { requests: { storage: input.storage } },
+          ...(input.storageClass !== undefined && { storageClassName: input.storageClass }),
+        },
       };
-  const args = [
-    'run',
-    `${PROFILE_MOUNT}/${PROFILE_FILE}`,
-    '--segment',
-    `index/${input.segments}`,
-    '--start-at',
-    input.startAt,
-    '--out',
-    segmentFolder(input.name, '$(JOB_COMPLETION_INDEX)'),
-    '--quiet',
-    ...(input.target !== undefined ? ['--target', input.target] : []),
-    ...(input.remoteHosts.length > 0 ? ['--allow-remote', input.remoteHosts.join(',')] : []),
-    ...input.overrides.flatMap((o) => ['--set', o]),
-  ];
   const job: Job = {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -80,32 +97,27 @@ export function buildJobManifest(input: JobSpecInput): JobManifest {
       completionMode: 'Indexed',
       completions: input.segments,
       parallelism: input.segments,
-      // A segment is never retried: a late rerun would not share the start. Each index fails alone
-      // (a FAIL verdict exits 1), so one segment's failure does not stop the others mid-run.
-      backoffLimitPerIndex: 0,
+      backoffLimitPerIndex: RETRIES_PER_INDEX,
+      podFailurePolicy: POD_FAILURE_POLICY,
+      ...input.lifetime,
       template: {
         metadata: { labels },
         spec: {
           restartPolicy: 'Never',
-          // The image runs as its `node` user (uid 1000): the results volume is made writable for its group.
+          // The image runs as its `node` user (uid 1000): the results volume and the TLS files are made readable and writable for its group.
           securityContext: { runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000 },
           containers: [
             {
-              name: 'stampede',
+              name: CONTAINER,
               image: input.image,
-              args,
+              args: podArgs(input),
+              env: [{ name: RUN_ID_VARIABLE, valueFrom: { fieldRef: { fieldPath: `metadata.labels['${RUN_ID_LABEL}']` } } }, ...input.secrets.env],
               // A sending thread wants a core of its own: the generator's health is judged per segment.
               resources: { requests: { cpu: '1', memory: '512Mi' } },
-              volumeMounts: [
-                { name: 'profile', mountPath: PROFILE_MOUNT, readOnly: true },
-                { name: 'results', mountPath: RESULTS_MOUNT },
-              ],
+              volumeMounts: mounts(input.files),
             },
           ],
-          volumes: [
-            { name: 'profile', configMap: { name: `${input.name}-profile` } },
-            { name: 'results', persistentVolumeClaim: { claimName } },
-          ],
+          volumes: volumes(input, claimName),
         },
       },
     },
@@ -113,44 +125,45 @@ export function buildJobManifest(input: JobSpecInput): JobManifest {
   return { configMap, ...(claim && { claim }), job };
 }
 
-/** The manifest as `kubectl apply -f` reads it, with the whole path from apply to merge in its header. */
-export function renderJobManifest(manifest: JobManifest, input: JobSpecInput, startIn: string): string {
-  const claimName = input.resultsClaim ?? `${input.name}-results`;
-  const collector = JSON.stringify({
-    spec: {
-      containers: [{ name: 'collect', image: 'busybox', command: ['sleep', '3600'], volumeMounts: [{ name: 'results', mountPath: RESULTS_MOUNT }] }],
-      volumes: [{ name: 'results', persistentVolumeClaim: { claimName } }],
-    },
-  });
-  const header = [
-    `stampede k8s: ${input.name}, one run in ${input.segments} segments (a Kubernetes Indexed Job), all starting at ${input.startAt}.`,
-    `Apply it within ${startIn} of printing, so every pod is up before the start (a pod more than 5 s late refuses: exit 2):`,
-    '  kubectl apply -f job.yaml && kubectl wait --for=condition=complete --timeout=1h job/' + input.name,
-    `Pod i runs segment i (JOB_COMPLETION_INDEX) and leaves its run folder on the claim ${claimName} (ReadWriteMany),`,
-    `at ${segmentFolder(input.name, 0).replace(/0$/, '<i>')}. Collect the folders and merge them into one run:`,
-    `  kubectl run ${input.name}-collect --image=busybox --restart=Never --overrides='${collector}'`,
-    `  kubectl wait --for=condition=ready pod/${input.name}-collect`,
-    `  kubectl cp ${input.name}-collect:${RESULTS_MOUNT}/${input.name} ./${input.name}`,
-    `  stampede merge ./${input.name}/segment-* --out reports/${input.name}`,
-    `  kubectl delete pod/${input.name}-collect job/${input.name} configmap/${input.name}-profile`,
-    'The image: docker build -t IMAGE . in the stampede package (its Dockerfile); see README "Scale out".',
+function podArgs(input: JobSpecInput): string[] {
+  return [
+    'run',
+    PROFILE_PATH,
+    '--segment',
+    `index/${input.segments}`,
+    '--barrier',
+    barrierFolder(input.name),
+    '--barrier-timeout',
+    literalArg(input.barrier.timeout),
+    '--barrier-lead',
+    literalArg(input.barrier.lead),
+    '--out',
+    segmentFolder(input.name),
+    '--quiet',
+    ...(input.target !== undefined ? ['--target', literalArg(input.target)] : []),
+    ...(input.remoteHosts.length > 0 ? ['--allow-remote', literalArg(input.remoteHosts.join(','))] : []),
+    ...input.secrets.overrides.flatMap((o) => ['--set', o]),
   ];
-  const documents = [manifest.configMap, ...(manifest.claim ? [manifest.claim] : []), manifest.job];
-  return `${header.map((line) => `# ${line}`).join('\n')}\n${documents.map(toYaml).join('---\n')}`;
 }
 
-/**
- * One object as YAML kubectl reads the same on any parser: no anchors, and a time quoted (a YAML 1.1
- * parser would read a bare one as a timestamp, not the string an arg must be).
- */
-function toYaml(object: object): string {
-  const doc = new Document(object, { aliasDuplicateObjects: false });
-  visit(doc, {
-    Scalar(_, node) {
-      if (typeof node.value === 'string' && /^\d{4}-\d\d-\d\dT/.test(node.value)) node.type = 'QUOTE_DOUBLE';
-    },
-  });
-  return doc.toString({ lineWidth: 0 });
+/** The profile and each file it names mounted alone where the pod reads it (no mount inside another), and the results volume. */
+function mounts(files: readonly CarriedFile[]): VolumeMount[] {
+  return [
+    { name: 'profile', mountPath: PROFILE_PATH, subPath: PROFILE_FILE, readOnly: true },
+    ...files.map((f) => ({ name: f.store === 'configMap' ? 'profile' : 'tls', mountPath: f.podPath, subPath: f.key, readOnly: true })),
+    { name: 'results', mountPath: RESULTS_MOUNT },
+  ];
+}
+
+function volumes(input: JobSpecInput, claimName: string): Volume[] {
+  const names = objectNames(input.name);
+  const tls = input.files.some((f) => f.store === 'tlsSecret');
+  return [
+    { name: 'profile', configMap: { name: names.profile } },
+    // A private key readable by the pod's group only (fsGroup), not by everyone.
+    ...(tls ? [{ name: 'tls', secret: { secretName: names.tls, defaultMode: 0o440 } }] : []),
+    { name: 'results', persistentVolumeClaim: { claimName } },
+  ];
 }
 
 /** A Kubernetes object name from a profile's name: lowercase letters, digits and dashes, short enough for the pods' names. */

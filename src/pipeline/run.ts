@@ -59,6 +59,12 @@ export interface RunOptions {
   segment?: Segment | undefined;
   /** Wall-clock start shared by every segment (`--start-at`, epoch ms): the run's clock origin. */
   startAtMs?: number | undefined;
+  /**
+   * A shared start decided at run time instead (`--barrier`: when every segment has arrived), epoch
+   * ms: awaited once the profile, its secrets, plan and timeline are checked — a segment that would
+   * refuse them refuses before the others wait for it — and before the run folder or any connection.
+   */
+  awaitStart?: ((signal: AbortSignal) => Promise<number>) | undefined;
   /** Where `${NAME}` in http request templates is read from (the CLI passes process.env); see profile/secrets.ts. */
   env?: SecretEnvironment | undefined;
   /** Let the timeline's exec events run their commands (`--allow-exec`); without it a real run with one is refused. */
@@ -88,8 +94,9 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   const schedule = segmentSchedule(createSchedule(profile), options.segment ?? WHOLE);
   checkPlan(profile, schedule.plan, { intervalUs: options.intervalUs, target, force: options.force });
   const steps = announceTimeline(profile, target, options);
-  const driver = options.driver ?? createDriver(target, { workers: options.workers, startAtEpochMs: options.startAtMs });
-  const startedAt = new Date(options.startAtMs ?? Date.now());
+  const startAtMs = options.startAtMs ?? (await options.awaitStart?.(options.signal ?? new AbortController().signal));
+  const driver = options.driver ?? createDriver(target, { workers: options.workers, startAtEpochMs: startAtMs });
+  const startedAt = new Date(startAtMs ?? Date.now());
   const dir = options.outDir !== undefined ? createRunDir(options.outDir) : createNewRunDir(defaultRunDir(options.reportsRoot ?? 'reports', profile.name, startedAt));
   const stop = new AbortController();
   const stopRun = () => stop.abort();
@@ -118,7 +125,7 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
     recorder.flush();
     const finishedAt = new Date();
     const wall = { finishedAt: finishedAt.toISOString(), elapsedMs: finishedAt.getTime() - startedAt.getTime() };
-    const segment = options.segment && { ...options.segment, ...(options.startAtMs !== undefined && { startAt: startedAt.toISOString() }) };
+    const segment = options.segment && { ...options.segment, ...(startAtMs !== undefined && { startAt: startedAt.toISOString() }) };
     result = buildResult({ profile, plan: schedule.plan, target: driver.target, recorder, driver: report, startedAt: startedAt.toISOString(), wall, segment });
   } catch (error) {
     // A run that could not start (or whose driver refused the profile's input, e.g. an unreadable

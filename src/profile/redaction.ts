@@ -42,7 +42,8 @@ export function overrideProblem(text: string, problem: string): string {
   return parseOverridePath(text.slice(0, text.indexOf('=')).trim()) === undefined ? problem : `expected a YAML value after "=" (not shown: it is a secret's field)`;
 }
 
-function overrideHoldsSecret(text: string): boolean {
+/** Whether a `--set` writes a secret (a sensitive header, or a mapping holding one), by its structure. */
+export function overrideHoldsSecret(text: string): boolean {
   const eq = text.indexOf('=');
   if (eq < 0) return pathMayHoldSecret(text.trim());
   const override = parseOverride(text);

@@ -239,7 +239,8 @@ function qualificationFlags(profile: Profile, steps: readonly StepOutcome[], res
             : aboveCapacity(step.askedRps)
               ? ' (above the capacity: the search bisected below it)'
               : '';
-        measured.push({ ...f, ...(why && { severity: 'warn' as const }), evidence: `step ${Math.round(step.askedRps)} rps: ${f.evidence}${why}` });
+        const at = `step ${Math.round(step.askedRps)} rps`;
+        measured.push({ ...f, ...(why && { severity: 'warn' as const }), evidence: `${at}: ${f.evidence}${why}`, scope: f.scope ? `${at}, ${f.scope}` : at });
       }
     }
   });

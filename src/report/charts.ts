@@ -27,20 +27,53 @@ export const CHART_HEIGHT = 320;
 const PALETTE = ['#2f6fdf', '#e4572e', '#29a36a', '#9b59b6', '#f2a541', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
 const BASE = { animation: false, color: PALETTE, textStyle: { fontFamily: 'system-ui, sans-serif' }, grid: { left: 70, right: 40, top: 64, bottom: 40 } };
 
-/** Renders an option to an SVG string (echarts SSR, SVG renderer). */
+/** Room kept between the legend's last row and the plot (the right axes' names sit in it). */
+const LEGEND_GAP_PX = 12;
+
+/**
+ * Renders an option to an SVG string (echarts SSR, SVG renderer). A static page cannot page a
+ * scroll legend, so legends are plain and wrap; when they wrap past the room above the plot, the
+ * plot moves down and the chart grows by as much, so no legend row covers a line and every series
+ * keeps its name in view.
+ */
 export function renderChartSvg(option: ChartOption, width = CHART_WIDTH, height = CHART_HEIGHT): string {
+  const full = { ...BASE, ...option } as ChartOption & { grid: { top: number } };
+  const first = render(full, width, height, (chart) => legendOverflow(chart, full.grid.top));
+  if (first.extra <= 0) return first.svg;
+  return render({ ...full, grid: { ...full.grid, top: full.grid.top + first.extra } }, width, height + first.extra, () => 0).svg;
+}
+
+function render(option: ChartOption, width: number, height: number, measure: (chart: Echarts.EChartsType) => number): { svg: string; extra: number } {
   const chart = echarts().init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
-    chart.setOption({ ...BASE, ...option });
-    return chart.renderToSVGString();
+    chart.setOption(option);
+    const extra = measure(chart);
+    return { svg: extra > 0 ? '' : chart.renderToSVGString(), extra };
   } finally {
     chart.dispose();
   }
 }
 
+/** The view of a laid-out component, as echarts keeps it (its instance API, not in the public types). */
+interface LaidOut {
+  getModel(): { getComponent(type: string): object | undefined };
+  getViewOfComponentModel(model: object): { group: { y: number; getBoundingRect(): { y: number; height: number } } };
+}
+
+/** How far the laid-out legend reaches past the room above the plot, px (≤ 0: it fits). */
+function legendOverflow(chart: Echarts.EChartsType, gridTop: number): number {
+  const laidOut = chart as unknown as LaidOut;
+  const model = laidOut.getModel().getComponent('legend');
+  if (!model) return 0;
+  const { group } = laidOut.getViewOfComponentModel(model);
+  const rect = group.getBoundingRect();
+  return Math.ceil(group.y + rect.y + rect.height + LEGEND_GAP_PX - gridTop);
+}
+
 const seconds = (tMs: number) => Number((tMs / 1000).toFixed(3));
 const timeAxis = { type: 'value', name: 's', nameLocation: 'end', min: 'dataMin', max: 'dataMax' } as const;
-const legend = { top: 26, left: 'center', type: 'scroll' } as const;
+/** Plain, so it wraps: a scroll legend's pager cannot be clicked in a static SVG and hides every series past its first page. */
+const legend = { top: 26, left: 'center', type: 'plain', width: CHART_WIDTH - 100, itemGap: 16 } as const;
 /** Axis names run along the axis, clear of the legend above the plot. */
 const yName = { nameLocation: 'middle', nameGap: 52, nameRotate: 90 } as const;
 
@@ -197,9 +230,13 @@ export function percentileSpectrumChart(series: { name: string; points: { percen
   return {
     title: { text: 'Percentile spectrum', left: 'center', textStyle: { fontSize: 13 } },
     legend,
+    // The axis name under the axis, in the middle: at its end it ran past the chart's right edge.
+    grid: { ...BASE.grid, bottom: 56 },
     xAxis: {
       type: 'log',
       name: 'percentile',
+      nameLocation: 'middle',
+      nameGap: 30,
       logBase: 10,
       min: 1,
       max: highestX(series, x),
@@ -378,6 +415,7 @@ export function withEventMarks(option: ChartOption, marks: readonly EventMark[])
     const x = at(m.tMs);
     return x === undefined ? [] : [{ xAxis: x, name: m.label }];
   });
+  const shown = ((option.series as { name?: string }[] | undefined) ?? []).map((s) => s.name);
   const series = [
     ...((option.series as unknown[] | undefined) ?? []),
     {
@@ -387,5 +425,6 @@ export function withEventMarks(option: ChartOption, marks: readonly EventMark[])
       markLine: { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color: '#444' }, label: { formatter: '{b}', position: 'insideEndTop', fontSize: 10 }, data },
     },
   ];
-  return { ...option, series };
+  // The event lines are named where they are drawn; the legend keeps to the series.
+  return { ...option, series, ...(option.legend ? { legend: { ...(option.legend as object), data: shown } } : {}) };
 }

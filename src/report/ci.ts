@@ -1,11 +1,11 @@
-import junitReportBuilder from 'junit-report-builder';
-import type { Builder } from 'junit-report-builder';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import { formatShare, formatUs, formatUsAgainst } from '../analysis/format.ts';
-import type { Qualification } from '../analysis/qualification.ts';
+import type { Qualification, StepOutcome } from '../analysis/qualification.ts';
 import type { RealismFlag } from '../analysis/realism/types.ts';
+import type { EventRecovery } from '../analysis/recovery.ts';
 import type { SloCheck } from '../analysis/slo.ts';
 import type { RunResult } from '../recorder/result.ts';
+import { type JunitCase, junitDocument } from './junit.ts';
 import { markdownTable } from './table.ts';
 
 /*
@@ -13,9 +13,6 @@ import { markdownTable } from './table.ts';
  * block appended to $GITHUB_STEP_SUMMARY. Both come from one `CiOutcome`, so they agree with each
  * other and with the exit code.
  */
-
-// The package's types declare an ES default export; Node hands an ES import its CommonJS module.exports, the builder itself.
-const junit = junitReportBuilder as unknown as Builder;
 
 /** One judged check: an SLO check of a run, or a capacity check of a qualification. */
 export interface CiCheck {
@@ -35,6 +32,21 @@ export interface CiOutcome {
   /** Key figures, label → value, in reading order. */
   figures: [string, string][];
   dir: string;
+  /** Wall clock: when it started (ISO 8601) and how long it took, ms. */
+  startedAt: string;
+  elapsedMs: number;
+  /** A qualification's steps, as run. */
+  steps: CiStep[];
+  /** A run's timeline events, each with how long the run took to recover from it. */
+  recoveries: { label: string; detail: string }[];
+}
+
+/** One step of a qualification: its offered rate names it. */
+export interface CiStep {
+  rps: number;
+  wallMs: number;
+  interrupted: boolean;
+  detail: string;
 }
 
 /** A verdict that passes a CI gate: the same rule as the exit code (cli/exit-codes.ts). */
@@ -60,7 +72,17 @@ export function runOutcome(result: RunResult, analysis: RunAnalysis, dir: string
       ['dropped', String(r.dropped)],
     ],
     dir,
+    startedAt: result.startedAt,
+    elapsedMs: result.wall.elapsedMs,
+    steps: [],
+    recoveries: (analysis.timeline?.events ?? []).map((e) => ({ label: e.label, detail: recoveryText(e) })),
   };
+}
+
+function recoveryText(e: EventRecovery): string {
+  if (e.recoveryMs === null) return `did not recover within the run (outside: ${e.breached.join(', ')})`;
+  if (e.breached.length === 0) return 'stayed inside its limits';
+  return `recovered in ${formatUs(e.recoveryMs * 1000)} (outside: ${e.breached.join(', ')})`;
 }
 
 function sloCheck(c: SloCheck): CiCheck {
@@ -70,7 +92,8 @@ function sloCheck(c: SloCheck): CiCheck {
   return { name: c.name, pass: c.pass, detail: `measured ${measured} ${c.pass ? '≤' : '>'} ${limit}${c.note ? ` (${c.note})` : ''}` };
 }
 
-export function qualificationOutcome(q: Qualification, dir: string): CiOutcome {
+/** `stepWallMs`: the wall time each step took, as the command timed it (qualification.json holds none: a model's stays reproducible). */
+export function qualificationOutcome(q: Qualification, dir: string, stepWallMs: readonly number[] = []): CiOutcome {
   const rps = (x: number) => `${Math.round(x)} rps`;
   const checks: CiCheck[] = [
     {
@@ -103,7 +126,23 @@ export function qualificationOutcome(q: Qualification, dir: string): CiOutcome {
       ['steps', String(q.steps.length)],
     ],
     dir,
+    startedAt: q.startedAt,
+    elapsedMs: q.wall.elapsedMs,
+    steps: q.steps.map((s, i) => ciStep(s, stepWallMs[i] ?? 0)),
+    recoveries: [],
   };
+}
+
+function ciStep(s: StepOutcome, wallMs: number): CiStep {
+  const measured = `achieved ${Math.round(s.achievedRps)} rps, p99 ${formatUs(s.latencyUs.p99)}, errors ${formatShare(s.errorRate)}`;
+  const judged = s.interrupted
+    ? 'interrupted: not judged'
+    : s.generatorLimited
+      ? `limited by the generator (${(s.generatorReasons ?? []).join('; ')})`
+      : s.pass
+        ? 'the SLO held'
+        : `the SLO broke (${s.failedChecks.join(', ')})`;
+  return { rps: s.askedRps, wallMs, interrupted: s.interrupted === true, detail: `${s.purpose ? `${s.purpose}: ` : ''}${measured}: ${judged} (${s.dir})` };
 }
 
 /** " (2 repeats: 2960–3110 rps)" when the deciding rates ran more than once. */
@@ -128,34 +167,74 @@ function searchFigures(q: Qualification): [string, string][] {
 }
 
 /**
- * JUnit XML: one suite per outcome; the verdict (its reasons and key figures in its system-out), each check and each realism flag a test case. A
- * failed check, an `invalid` flag and a verdict that fails the gate are failures; `warn` and `info`
- * flags are passed test cases whose system-out holds the evidence and the fix (a skipped case would
- * read as "not checked", and these were checked). No timestamps: the same outcome, the same XML.
+ * JUnit XML (report/junit.ts): one suite per outcome, its key figures as properties. Test cases: the
+ * verdict, each check, each step of a qualification (named by its offered rate), each timeline
+ * event's recovery, each realism flag (named by its id and what it is about). A failed check, an
+ * `invalid` flag and a verdict that fails the gate are failures; a step that broke the SLO is not
+ * (finding where it breaks is the search), nor a slow recovery (the verdict does not judge it), nor a
+ * `warn` or `info` flag (a skipped case would read as "not checked", and these were checked); an
+ * interrupted step is skipped. Every case's evidence is in the suite's system-out, under its name.
+ * Case names are unique, and the same from night to night for the same profile: CI systems key
+ * their history on classname and name.
  */
-export function junitXml(o: CiOutcome): string {
-  const builder = junit.newBuilder().name('stampede');
-  const suite = builder.testSuite().name(`${o.name} ${o.kind}`);
-  const figures = o.figures.map(([label, value]) => `${label}: ${value}`);
-  const verdict = suite
-    .testCase()
-    .className(`stampede.${o.kind}`)
-    .name('verdict')
-    .standardOutput([...o.reasons, '', ...figures].join('\n'));
-  if (!passes(o.verdict)) verdict.failure(`${o.verdict}: ${o.reasons.join('; ')}`, o.verdict);
-  for (const c of o.checks) {
-    const test = suite.testCase().className(`stampede.${o.kind}.check`).name(c.name).standardOutput(c.detail);
-    if (!c.pass) test.failure(c.detail, 'check');
-  }
-  for (const f of o.flags) {
-    const test = suite
-      .testCase()
-      .className(`stampede.${o.kind}.realism`)
-      .name(`${f.id}: ${f.title}`)
-      .standardOutput(`${f.severity}: ${f.evidence}\nfix: ${f.fix}\nincident: ${f.incident}`);
-    if (f.severity === 'invalid') test.failure(`${f.title} (${f.evidence})`, 'invalid');
-  }
-  return builder.build();
+export function junitXml(o: CiOutcome, hostname: string): string {
+  const cases = uniqueNames(junitCases(o));
+  const evidence = cases.flatMap((c) => [c.case.name, ...c.detail.split('\n').map((line) => `  ${line}`)]);
+  return junitDocument([
+    {
+      name: `${o.name} ${o.kind}`,
+      package: `stampede.${o.name}`,
+      startedAt: o.startedAt,
+      hostname,
+      timeS: o.elapsedMs / 1000,
+      properties: [['verdict', o.verdict], ...o.figures, ['reports', o.dir]],
+      cases: cases.map((c) => c.case),
+      systemOut: [...o.figures.map(([label, value]) => `${label}: ${value}`), '', ...evidence].join('\n'),
+    },
+  ]);
+}
+
+interface CaseWithDetail {
+  case: JunitCase;
+  detail: string;
+}
+
+function junitCases(o: CiOutcome): CaseWithDetail[] {
+  const classname = (group?: string) => `stampede.${o.name}.${o.kind}${group ? `.${group}` : ''}`;
+  const verdict: CaseWithDetail = {
+    // A run's verdict case is the run; a qualification's time is in its steps.
+    case: { classname: classname(), name: 'verdict', timeS: o.kind === 'run' ? o.elapsedMs / 1000 : 0 },
+    detail: [o.verdict, ...o.reasons].join('\n'),
+  };
+  if (!passes(o.verdict)) verdict.case.failure = { message: `${o.verdict}: ${o.reasons.join('; ')}`, type: o.verdict, text: verdict.detail };
+  return [
+    verdict,
+    ...o.checks.map((c) => ({
+      case: { classname: classname('check'), name: c.name, timeS: 0, ...(!c.pass && { failure: { message: c.detail, type: 'check', text: c.detail } }) },
+      detail: `${c.pass ? 'pass' : 'FAIL'}: ${c.detail}`,
+    })),
+    ...o.steps.map((s) => ({
+      case: { classname: classname('step'), name: `step ${Math.round(s.rps)} rps`, timeS: s.wallMs / 1000, ...(s.interrupted && { skipped: 'interrupted: not judged' }) },
+      detail: s.detail,
+    })),
+    ...o.recoveries.map((r) => ({ case: { classname: classname('recovery'), name: `recovery after ${r.label}`, timeS: 0 }, detail: r.detail })),
+    ...o.flags.map((f) => {
+      const detail = [`${f.severity}: ${f.title}`, f.evidence, `fix: ${f.fix}`, `incident: ${f.incident}`].join('\n');
+      const failure = f.severity === 'invalid' && { failure: { message: `${f.title} (${f.evidence})`, type: 'invalid', text: detail } };
+      return { case: { classname: classname('realism'), name: f.scope ? `${f.id}: ${f.scope}` : f.id, timeS: 0, ...failure }, detail };
+    }),
+  ];
+}
+
+/** The second and later cases of one classname and name get " #2", " #3", … in the order they came. */
+function uniqueNames(cases: CaseWithDetail[]): CaseWithDetail[] {
+  const seen = new Map<string, number>();
+  return cases.map((c) => {
+    const key = `${c.case.classname}\0${c.case.name}`;
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    return n === 1 ? c : { ...c, case: { ...c.case, name: `${c.case.name} #${n}` } };
+  });
 }
 
 /** The Markdown block for $GITHUB_STEP_SUMMARY: verdict, reasons, key figures, checks and flags. */

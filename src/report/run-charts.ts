@@ -4,6 +4,7 @@ import type { HtmlChart } from './html.ts';
 import { decodeFromCompressedBase64, type Histogram } from '../recorder/histograms.ts';
 import type { LoggedInterval } from '../recorder/latency-log.ts';
 import { percentileSpectrum } from './spectrum.ts';
+import { TIMELINE_SECTION } from './timeline.ts';
 
 /**
  * The charts of one run: throughput and latency over time (the result's bounded series), the
@@ -21,9 +22,11 @@ export function runCharts(result: RunResult, latencyLog: readonly LoggedInterval
   const charts: HtmlChart[] = [];
   // Every chart over time marks the timeline's events where they happened.
   const marks = (result.timeline ?? []).flatMap((s) => (s.actualMs === null ? [] : [{ tMs: s.actualMs, label: s.type }]));
+  // A run with a timeline reads its events' charts beside the table of how long each took to recover.
+  const section = marks.length > 0 ? TIMELINE_SECTION : undefined;
   if (intervals.length > 0) {
-    charts.push({ title: 'Throughput', option: withEventMarks(throughputChart(intervals, intervalMs, result.askedRate), marks) });
-    charts.push({ title: 'Latency over time', option: withEventMarks(latencyOverTimeChart(intervals), marks) });
+    charts.push({ title: 'Throughput', option: withEventMarks(throughputChart(intervals, intervalMs, result.askedRate), marks), section });
+    charts.push({ title: 'Latency over time', option: withEventMarks(latencyOverTimeChart(intervals), marks), section });
     const errors = errorsOverTimeChart(intervals, intervalMs);
     if (errors) charts.push({ title: 'Errors by reason', option: withEventMarks(errors, marks) });
   }

@@ -7,8 +7,9 @@ import { markdownTable } from './table.ts';
 import { timelineSections } from './timeline.ts';
 
 /**
- * report.md for one run: verdict first with its reasons, then the realism flags, the latency
- * table per kind and per client, the gauges and the SLO checks. A pure function of its input.
+ * report.md for one run: verdict first with its reasons, then the realism flags, the timeline
+ * (its events and how long each took to recover), the latency table per kind and per client, the
+ * SLO checks and the gauges. A pure function of its input.
  */
 export function renderRunReport(result: RunResult, analysis: RunAnalysis): string {
   const { flags } = analysis;
@@ -27,9 +28,10 @@ export function renderRunReport(result: RunResult, analysis: RunAnalysis): strin
   const errors = Object.entries(result.errors).sort((a, b) => b[1] - a[1]);
   if (errors.length > 0) lines.push(`errors: ${errors.map(([reason, n]) => `${reason} ${n}`).join(', ')}`);
   lines.push('', '## Realism flags', '', flagsMarkdown(flags));
+  // A failover rehearsal is read by its recovery: the timeline comes before the details.
+  lines.push(...timelineSections(result, analysis, true));
   lines.push('', '## Latency by kind and client (from intended send time)', '', latencyTable(result));
   if (analysis.slo.checks.length > 0) lines.push('', '## SLO', '', sloTable(analysis.slo));
-  lines.push(...timelineSections(result, analysis, true));
   const gauges = gaugeTable(result);
   if (gauges) lines.push('', '## Gauges over the intervals', '', gauges);
   if (result.generator) lines.push('', '## Load generator', '', generatorLine(result, analysis));

@@ -16,11 +16,21 @@ const INTERVAL_ROWS = 60;
 /** Output lines of a command shown in report.md (result.json keeps its whole tail). */
 const EXEC_LINES = 12;
 
+/** The heading of the timeline's section (report.html puts the event charts in it). */
+export const TIMELINE_SECTION = 'Timeline';
+
 /** The timeline sections, or [] when the run had no timeline. */
 export function timelineSections(result: RunResult, analysis: RunAnalysis, full: boolean): string[] {
   const steps = result.timeline ?? [];
   if (steps.length === 0) return [];
-  const lines = ['', '## Timeline', '', 'Times from the run’s start, warm-up included (as the profile’s timeline gives them).', '', eventTable(steps, analysis.timeline)];
+  const lines = [
+    '',
+    `## ${TIMELINE_SECTION}`,
+    '',
+    'Times from the run’s start, warm-up included (as the profile’s timeline gives them).',
+    '',
+    eventTable(steps, analysis.timeline),
+  ];
   const t = analysis.timeline;
   if (t) lines.push('', criteriaLine(t.criteria), '', partsTable(t));
   if (full) {

@@ -11,13 +11,18 @@ export function profileToJson(profile: Profile): string {
   return `${JSON.stringify(storedForm(profile), (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { $number: String(v) } : v), 2)}\n`;
 }
 
-/** Sensitive headers redacted; a key file's sample as its summary (path, sha256, count), not its keys. */
+/**
+ * Sensitive headers redacted; a key file's sample as its summary (path, sha256, count), not its
+ * keys. A profile read back from profile.json (`stampede merge` writes its segments' profile again)
+ * holds the summary already.
+ */
 function storedForm(profile: Profile): unknown {
   // Where unfit memcached keys are written is the loader's business (it refused or sent them), not the run's.
   const { memcachedKeyIssues: _, ...source } = profile.source;
   const redacted = redactProfile({ ...profile, source });
   const sample = profile.keys.sample;
-  return sample === undefined ? redacted : { ...redacted, keys: { ...redacted.keys, sample: summariseSample(sample) } };
+  if (sample === undefined) return redacted;
+  return { ...redacted, keys: { ...redacted.keys, sample: Array.isArray(sample.keys) ? summariseSample(sample) : sample } };
 }
 
 export function profileFromJson(text: string): Profile {

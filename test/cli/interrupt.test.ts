@@ -105,24 +105,29 @@ describe('stampede qualify, interrupted', { timeout: 180_000 }, () => {
     expect(q.output.stdout).toContain('INVALID (interrupted: partial results)');
   });
 
-  it('compare refuses an interrupted input (exit 2, naming it); history keeps it, flagged, out of the trend', async () => {
+  it('compare calls an interrupted input not comparable (exit 5, naming it and why); history keeps it, flagged, out of the trend', async () => {
     const nights = join(scratch, 'nights');
     const complete = join(nights, '1-complete');
     expect(stampede(['run', 'test/fixtures/cli/small.yaml', '--out', complete, '--quiet']).status).toBe(0);
     const refused = stampede(['compare', out, complete]);
-    expect(refused.status).toBe(2);
-    expect(refused.stderr).toContain(`${out} was interrupted: its figures are partial`);
-    expect(stampede(['compare', complete, out]).status).toBe(2);
+    expect(refused.status).toBe(5);
+    expect(refused.stdout).toMatch(/^# compare: not comparable \(baseline INVALID, interrupted\)/);
+    expect(refused.stdout).toContain('- the baseline `qualify` is no evidence: interrupted after 1 complete step');
+    expect(stampede(['compare', complete, out]).status).toBe(5);
 
     const cut = join(nights, '2-cut');
     const run = start([...HOUR_RUN, '--out', cut]);
     await until(logGrown(cut), 'the run to be under way');
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
-    expect(stampede(['compare', complete, cut]).status).toBe(2);
+    const cutCompare = stampede(['compare', complete, cut]);
+    expect(cutCompare.status).toBe(5);
+    expect(cutCompare.stdout).toContain('- the candidate `2-cut` is no evidence: interrupted: its figures are partial');
+    // The latest night is INVALID: history's badge says so, and an unattended job hears it (exit 1).
     const history = stampede(['history', nights]);
-    expect(history.status).toBe(0);
-    expect(history.stdout).toContain('1 run(s) interrupted: partial figures, left out of the trend and the charts');
+    expect(history.status).toBe(1);
+    expect(history.stdout).toContain('- latest night of');
+    expect(history.stdout).toContain('1 run(s) not comparable (INVALID or interrupted): compared with nothing, left out of the charts');
     expect(history.stdout).toMatch(/\| 2-cut\s+\| INVALID \(\*\*interrupted\*\*\) \|/);
   });
 });

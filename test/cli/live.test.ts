@@ -11,8 +11,9 @@ const scratch = mkdtempSync(join(tmpdir(), 'stampede-live-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const PROFILE = 'test/fixtures/cli/small.yaml';
-/** A status line: `1s/2.5s warm-up · asked 4,000 rps · …`. */
-const STATUS = /^(step \d+ · )?[\d.]+s\/[\d.]+s (warm-up|measured|drain) · asked [\d,.]+ rps · sent [\d,.]+ rps · in flight \d+ · dropped \d+ · p50 \S+ p99 \S+ · errors /;
+/** A status line: `2s/2.5s (80%, ETA 1s) measured · asked 4,000 rps · …`. */
+const STATUS =
+  /^(step \d+ · )?[\d.]+s\/[\d.]+s \(\d+%(, ETA (\d+s|\d+m\d\ds|\d+h\d\dm))?\) (warm-up|measured|drain) · asked [\d,.]+ rps · sent [\d,.]+ rps · in flight \d+ · dropped \d+ · p50 \S+ p99 \S+ · errors /;
 
 /**
  * The CLI under a pseudo-terminal (util-linux `script`), so stderr is a TTY, 200 columns wide so the
@@ -47,6 +48,12 @@ describe('live progress of a run', () => {
     for (const line of lines) expect(line).toMatch(STATUS);
     expect(lines[0]).toContain('warm-up');
     expect(run.stderr).not.toContain('\r');
+    // % complete rises with the run; the ETA appears once there is a pace (the second interval) and goes while the run drains.
+    const percents = lines.map((l) => Number(/\((\d+)%/.exec(l)![1]));
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(percents[0]).toBe(40);
+    expect(lines[0]).not.toContain('ETA');
+    expect(lines[1]).toMatch(/^2s\/2\.5s \(80%, ETA \d+s\) measured · /);
   });
 
   it('without a terminal prints nothing by default, and --quiet silences --progress', () => {

@@ -30,7 +30,7 @@ describe('stampede completion', { timeout: 60_000 }, () => {
 
 /** Every code a command can return (exit-codes.ts), as each --help lists it (yargs wraps the line). */
 const EXIT_CODES =
-  'Exit codes: 0 PASS (or no SLO) · 1 FAIL, INVALID or a regression · 2 bad input (profile, override, option) · 3 could not start, or could not write its outputs · 4 the model diverged · 70 internal error (a bug; --debug for the stack) · 130 interrupted (SIGINT) · 143 terminated (SIGTERM).';
+  'Exit codes: 0 PASS (or no SLO) · 1 FAIL, INVALID or a regression · 2 bad input (profile, override, option) · 3 could not start, or could not write its outputs · 4 the model diverged · 5 not comparable (compare: a side INVALID or interrupted) · 70 internal error (a bug; --debug for the stack) · 130 interrupted (SIGINT) · 143 terminated (SIGTERM).';
 
 describe('--help', { timeout: 60_000 }, () => {
   it('shows one example per command and the exit codes', () => {

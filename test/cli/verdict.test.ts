@@ -1,26 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { XMLParser } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../src/cli/exit-codes.ts';
 import { stampede } from '../helpers/cli.ts';
+import { readJunit } from '../helpers/junit.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'stampede-verdict-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-interface JUnitCase {
-  '@_name': string;
-  '@_classname': string;
-  failure?: { '@_message': string; '@_type': string };
-  'system-out'?: string;
-}
-
-/** The test cases of a JUnit file, read back with a real XML parser. */
-function junitCases(file: string): JUnitCase[] {
-  const xml = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testcase' || name === 'testsuite' }).parse(readFileSync(file, 'utf8'));
-  return xml.testsuites.testsuite.flatMap((s: { testcase: JUnitCase[] }) => s.testcase);
-}
 
 /*
  * The small M/M/8 fixture gives all three verdicts: as written it passes; at 9,000 rps the queue
@@ -51,17 +38,17 @@ describe('the verdict is the same everywhere: last line, summary.md, exit code, 
     expect(run.status).toBe(exitCodeOf(analysis));
     if (analysis.flags.length > 0) expect(summary).toContain(`## Realism flags\n\n- ${analysis.flags[0].severity}: ${analysis.flags[0].title}`);
 
-    const cases = junitCases(junit);
-    const verdictCase = cases.find((c) => c['@_name'] === 'verdict')!;
+    const { cases } = readJunit(readFileSync(junit, 'utf8'));
+    const verdictCase = cases.find((c) => c.name === 'verdict')!;
     expect(verdictCase.failure !== undefined).toBe(exit !== 0);
-    if (verdictCase.failure) expect(verdictCase.failure['@_type']).toBe(verdict);
-    const checks = cases.filter((c) => c['@_classname'] === 'stampede.run.check');
-    expect(checks.map((c) => [c['@_name'], c.failure === undefined])).toEqual(analysis.slo.checks.map((c: { name: string; pass: boolean }) => [c.name, c.pass]));
-    const flags = cases.filter((c) => c['@_classname'] === 'stampede.run.realism');
-    expect(flags.map((c) => [c['@_name'], c.failure === undefined])).toEqual(
-      analysis.flags.map((f: { id: string; title: string; severity: string }) => [`${f.id}: ${f.title}`, f.severity !== 'invalid']),
+    if (verdictCase.failure) expect(verdictCase.failure.type).toBe(verdict);
+    const checks = cases.filter((c) => c.classname === 'stampede.small.run.check');
+    expect(checks.map((c) => [c.name, c.failure === undefined])).toEqual(analysis.slo.checks.map((c: { name: string; pass: boolean }) => [c.name, c.pass]));
+    const flags = cases.filter((c) => c.classname === 'stampede.small.run.realism');
+    expect(flags.map((c) => [c.name, c.failure === undefined])).toEqual(
+      analysis.flags.map((f: { id: string; scope?: string; severity: string }) => [f.scope ? `${f.id}: ${f.scope}` : f.id, f.severity !== 'invalid']),
     );
-    for (const f of flags) expect(f['system-out']).toMatch(/^(invalid|warn|info): /);
+    for (const f of flags) expect(f.evidence).toMatch(/^(invalid|warn|info): /);
 
     const markdown = readFileSync(stepSummary, 'utf8');
     expect(markdown.split('\n')[0]).toBe(`### stampede run small: ${verdict}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Progress, intervalStatus, progressMode } from '../../src/cli/progress.ts';
+import { Eta, Progress, intervalStatus, progressMode } from '../../src/cli/progress.ts';
 import type { LiveInterval } from '../../src/pipeline/live.ts';
 
 function sink(columns?: number) {
@@ -48,10 +48,17 @@ describe('progress mode', () => {
 
 describe('status line', () => {
   it('shows elapsed/total, phase, asked vs sent, in flight, dropped, p50/p99, errors by reason and generator lag', () => {
-    expect(intervalStatus(live())).toBe('12s/60s measured · asked 1,000 rps · sent 998 rps · in flight 3 · dropped 2 · p50 1.2ms p99 4.5ms · errors timeout 12 · lag 400us');
+    expect(intervalStatus(live())).toBe('12s/60s (20%) measured · asked 1,000 rps · sent 998 rps · in flight 3 · dropped 2 · p50 1.2ms p99 4.5ms · errors timeout 12 · lag 400us');
     expect(intervalStatus(live({ events: ['removeShards: 127.0.0.1:11314 leaves the ring (3 in it)'] }))).toMatch(
       / · lag 400us · ◆ removeShards: 127\.0\.0\.1:11314 leaves the ring \(3 in it\)$/,
     );
+  });
+
+  it('shows % complete and, once the run has a pace, the time left', () => {
+    expect(intervalStatus(live(), 48_000)).toMatch(/^12s\/60s \(20%, ETA 48s\) measured · /);
+    expect(intervalStatus(live(), 125_000)).toMatch(/^12s\/60s \(20%, ETA 2m05s\) measured · /);
+    expect(intervalStatus(live(), 3_720_000)).toMatch(/^12s\/60s \(20%, ETA 1h02m\) measured · /);
+    expect(intervalStatus(live({ elapsedUs: 61_000_000, phase: 'drain' }))).toMatch(/^61s\/60s \(100%\) drain · /);
   });
 
   it('leaves out what the run does not measure (no generator lag on the model)', () => {
@@ -62,7 +69,33 @@ describe('status line', () => {
   });
 });
 
+describe('Eta', () => {
+  it('projects the pace so far: real time, and a model ten times faster; a run whose clock goes back starts again', () => {
+    let now = 0;
+    const eta = new Eta(() => now);
+    expect(eta.remainingMs(1_000_000, 60_000_000)).toBeUndefined();
+    now = 1000;
+    expect(eta.remainingMs(2_000_000, 60_000_000)).toBe(58_000);
+    // The next step of a qualification, on the model: its first interval has no pace yet, its second ten times real time.
+    now = 2000;
+    expect(eta.remainingMs(1_000_000, 10_000_000)).toBeUndefined();
+    now = 2100;
+    expect(eta.remainingMs(2_000_000, 10_000_000)).toBeCloseTo(800, 9);
+    // Past the plan (the drain): no ETA.
+    expect(eta.remainingMs(11_000_000, 10_000_000)).toBeUndefined();
+  });
+});
+
 describe('Progress', () => {
+  it('builds a status given as a function only when it is drawn', () => {
+    const { written, stream } = sink(120);
+    const progress = new Progress(stream, 'live', () => 0);
+    let built = 0;
+    const text = () => `line ${++built}`;
+    for (let i = 0; i < 5; i++) progress.status(text);
+    expect([built, written]).toEqual([1, ['\r\x1b[2Kline 1']]);
+  });
+
   it('in a terminal rewrites one line in place, at most ten times per second of wall time', () => {
     const { written, stream } = sink(120);
     let now = 0;

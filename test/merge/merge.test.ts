@@ -121,6 +121,19 @@ describe('stampede merge of a run with a timeline', () => {
   });
 });
 
+describe('stampede merge of a run on a production key sample', () => {
+  it('writes the sample as its segments recorded it (profile.json holds its summary, not its keys)', async () => {
+    const keyed = await loadProfile('profiles/production-keys.yaml', ['phases[0].rate=1000', 'phases[0].duration=2s', 'warmup=0s']);
+    const dirs = [0, 1].map((i) => join(scratch, `keys-${i}`));
+    for (const [index, dir] of dirs.entries()) await runProfile(keyed, { outDir: dir, reports: false, segment: { index, count: 2 } });
+    const merged = await mergeRuns(dirs, { outDir: join(scratch, 'keys-merged'), reports: false });
+    expect(merged.result.requests.sent).toBe(dirs.map(readSegment).reduce((sum, r) => sum + r.requests.sent, 0));
+    const sampleOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'profile.json'), 'utf8')).keys.sample;
+    expect(sampleOf(merged.dir)).toEqual(sampleOf(dirs[0]!));
+    expect(sampleOf(merged.dir)).toMatchObject({ count: 400, weighted: true });
+  });
+});
+
 function readSegment(dir: string): RunResult {
   return JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as RunResult;
 }

@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { XMLParser } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stampede } from '../helpers/cli.ts';
+import { readJunit } from '../helpers/junit.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'stampede-report-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -96,14 +96,15 @@ describe('stampede qualify (CLI)', { timeout: 120_000 }, () => {
     expect(run.status).toBe(q.verdict === 'PASS' ? 0 : 1);
     expect(run.stdout.trim().split('\n').at(-1)).toMatch(new RegExp(`^${q.verdict}: (capacity|no step held)`));
     // JUnit: the verdict and the capacity checks as test cases, read back with an XML parser.
-    const junit = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testcase' }).parse(readFileSync(join(out, 'junit.xml'), 'utf8'));
-    const cases = junit.testsuites.testsuite.testcase as { '@_name': string; failure?: unknown }[];
-    expect(cases.slice(0, 3).map((c) => c['@_name'])).toEqual(['verdict', 'capacity covers the expected peak', 'failover (N+1, 2 DCs)']);
+    const junit = readJunit(readFileSync(join(out, 'junit.xml'), 'utf8'));
+    const { cases } = junit;
+    expect(cases.slice(0, 3).map((c) => c.name)).toEqual(['verdict', 'capacity covers the expected peak', 'failover (N+1, 2 DCs)']);
     expect(cases[0]!.failure === undefined).toBe(q.verdict === 'PASS');
     expect(cases[2]!.failure === undefined).toBe(q.failover.pass);
-    expect(cases.length).toBe(3 + q.flags.length);
-    // The search's figures ride in the verdict's system-out; four steps cannot repeat a bracket, and the flag says so.
-    expect(cases[0]!['system-out' as never]).toMatch(/\nsearch stopped: /);
+    expect(cases.length).toBe(3 + q.steps.length + q.flags.length);
+    // The search's figures ride in the suite's properties and system-out; four steps cannot repeat a bracket, and the flag says so.
+    expect(junit.properties['search stopped']).toBe(q.search.stopped);
+    expect(junit.systemOut).toMatch(/\nsearch stopped: /);
     expect(md).toMatch(/\| search stopped\s+\| /);
     expect(q.search.repeats).toBe(2);
     // Re-rendered from qualification.json alone.

@@ -1,10 +1,10 @@
-import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { analyseCapacity, bracketOf, judgeRates } from '../../src/analysis/capacity.ts';
 import { QUALIFICATION_SCHEMA, type Qualification, type StepOutcome } from '../../src/analysis/qualification.ts';
 import { searchFlags } from '../../src/analysis/realism/search-flags.ts';
 import { junitXml, qualificationOutcome, stepSummary } from '../../src/report/ci.ts';
 import { renderQualificationReport } from '../../src/report/qualification-report.ts';
+import { junitSchemaErrors, readJunit } from '../helpers/junit.ts';
 
 function step(askedRps: number, pass: boolean, extra: Partial<StepOutcome> = {}): StepOutcome {
   return {
@@ -89,19 +89,46 @@ describe('a qualification’s search in its report and its JUnit', () => {
     expect(q.knee).toEqual({ rps: 1500, p99Us: 20_000, turnedAtRps: 1750 });
   });
 
-  it('JUnit: the figures in the verdict case, the capacity check with its spread, each search flag a case', () => {
+  it('JUnit: the figures as properties, the capacity check with its spread, each step by its rate, each search flag a case', async () => {
     const outcome = qualificationOutcome(q, 'out');
-    const parsed = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testcase' }).parse(junitXml(outcome));
-    const cases = parsed.testsuites.testsuite.testcase as { '@_name': string; 'system-out'?: string; failure?: unknown }[];
-    expect(cases[0]!['system-out']).toContain(
+    const xml = junitXml(outcome, 'ci-runner-7');
+    expect(await junitSchemaErrors(xml)).toEqual([]);
+    const junit = readJunit(xml);
+    expect([junit.hostname, junit.timestamp]).toEqual(['ci-runner-7', '2026-01-01T00:00:00']);
+    expect(junit.properties.bracket).toBe('1500 rps passes, 1750 rps fails (the target)');
+    expect(junit.systemOut).toContain(
       `capacity spread: 1500–1750 rps over 2 repeat series (17%)\nbracket: 1500 rps passes, 1750 rps fails (the target)\nsearch stopped: ${STOPPED}`,
     );
-    expect(cases[1]!['system-out']).toBe('capacity 1500 rps (2 repeats: 1500–1750 rps) vs expected peak 1000 rps (production.peakRps)');
-    expect(cases.map((c) => c['@_name'])).toEqual(
-      expect.arrayContaining(['pass-above-fail: a higher rate passed after a lower one failed', 'spoiled-step: a step’s failure sat in one interval']),
-    );
-    expect(cases.filter((c) => c.failure !== undefined)).toEqual([]);
+    const cases = new Map(junit.cases.map((c) => [c.name, c]));
+    expect(cases.get('capacity covers the expected peak')?.evidence).toBe('pass: capacity 1500 rps (2 repeats: 1500–1750 rps) vs expected peak 1000 rps (production.peakRps)');
+    expect(junit.cases.filter((c) => c.classname === 'stampede.svc.qualification.step').map((c) => c.name)).toEqual([
+      'step 1000 rps',
+      'step 2000 rps',
+      'step 1500 rps',
+      'step 1750 rps',
+      'step 1750 rps #2',
+      'step 1500 rps #2',
+      'step 1750 rps #3',
+      'step 2500 rps',
+    ]);
+    expect(cases.get('step 1750 rps')?.evidence).toBe('bisect: achieved 1750 rps, p99 90ms, errors 0%: the SLO broke (p99 ≤ 50ms) ()');
+    expect([...cases.keys()]).toEqual(expect.arrayContaining(['pass-above-fail', 'spoiled-step: step 1750 rps']));
+    expect(junit.cases.filter((c) => c.failure !== undefined)).toEqual([]);
     expect(stepSummary(outcome)).toContain('| bracket         | 1500 rps passes, 1750 rps fails (the target)');
+  });
+
+  it('JUnit: an interrupted step is skipped; characters XML cannot hold are dropped; a name given twice is numbered', async () => {
+    const cut = qualificationOf([...STEPS.slice(0, 3), step(1750, false, { interrupted: true })], 'interrupted');
+    const outcome = qualificationOutcome({ ...cut, interrupted: true, verdict: 'INVALID', reasons: ['interrupted \u0007 by \u001b[1mSIGINT'] }, 'out');
+    outcome.checks.push({ ...outcome.checks[0]!, pass: false });
+    const xml = junitXml(outcome, 'h');
+    expect(await junitSchemaErrors(xml)).toEqual([]);
+    const junit = readJunit(xml);
+    const byName = new Map(junit.cases.map((c) => [c.name, c]));
+    expect(byName.get('step 1750 rps')?.skipped).toBe('interrupted: not judged');
+    expect(junit.skipped).toBe(1);
+    expect(byName.get('verdict')?.failure?.message).toBe('INVALID: interrupted  by [1mSIGINT');
+    expect(byName.get('capacity covers the expected peak #2')?.failure?.type).toBe('check');
   });
 
   it('a file from before repeats renders as before: no search rows', () => {

@@ -111,12 +111,15 @@ describe('report.html', () => {
     );
   });
 
-  it('converts the Markdown subset: headings, lists, tables with right-aligned numbers, escaping', () => {
-    const html = markdownToHtml('# T <x>\n\n- **bold** `code`\n\n| a | n |\n|---|--:|\n| x \\| y | 3 |\n\nline one\nline two\n');
+  it('converts the reports’ Markdown: headings, lists, tables with right-aligned numbers, line breaks, code blocks, and escapes raw HTML', () => {
+    const html = markdownToHtml('# T <x>\n\n- **bold** `code`\n\n| a | n |\n|---|--:|\n| x \\| y | 3 |\n\nline one\nline two\n\n```\nout <script>alert(1)</script>\n```\n');
     expect(html).toContain('<h1>T &lt;x&gt;</h1>');
     expect(html).toContain('<li><strong>bold</strong> <code>code</code></li>');
-    expect(html).toContain('<td>x | y</td><td class="num">3</td>');
-    expect(html).toContain('<p>line one<br>line two</p>');
+    expect(html).toContain('<td>x | y</td>\n<td style="text-align:right">3</td>');
+    expect(html).toContain('<p>line one<br>\nline two</p>');
+    // A command's output (a timeline exec) is a code block, and never markup.
+    expect(html).toContain('<pre><code>out &lt;script&gt;alert(1)&lt;/script&gt;\n</code></pre>');
+    expect(html).not.toContain('<script>');
   });
 });
 

@@ -107,14 +107,17 @@ export const tooFewSamples: FlagRule = ({ profile, plan, result }) => {
     const needed = Math.ceil(STABLE_TAIL_SAMPLES / (1 - rule.percentile / 100));
     const counted = result ? 'requests' : 'expected requests';
     return [
-      flag(
-        'too-few-samples',
-        severity,
-        `too few samples for p${rule.percentile}`,
-        `p${rule.percentile}${scope} from ${formatCount(n)} ${counted}: ${formatCount(tail)} beyond it`,
-        INCIDENT.twitter2018b,
-        `run longer or faster: p${rule.percentile} needs ≥ ${formatCount(needed)} requests`,
-      ),
+      {
+        ...flag(
+          'too-few-samples',
+          severity,
+          `too few samples for p${rule.percentile}`,
+          `p${rule.percentile}${scope} from ${formatCount(n)} ${counted}: ${formatCount(tail)} beyond it`,
+          INCIDENT.twitter2018b,
+          `run longer or faster: p${rule.percentile} needs ≥ ${formatCount(needed)} requests`,
+        ),
+        scope: `p${rule.percentile}${scope}`,
+      },
     ];
   });
   return flags;
@@ -133,35 +136,40 @@ export const hitRatio: FlagRule = ({ profile, result }) => {
   );
   return means.flatMap(([name, mean]) => {
     const cache = parseGaugeKey(name).instance ?? name;
-    if (prod !== undefined) {
-      if (Math.abs(mean - prod) <= HIT_RATIO_TOLERANCE) return [];
-      const direction = mean > prod ? 'above' : 'below';
-      return [
-        flag(
-          'hit-ratio',
-          'warn',
-          `cache hit ratio ${direction} production's`,
-          `${cache}: ${formatShare(mean)} in the test vs ${formatShare(prod)} in production`,
-          INCIDENT.twitter2016b,
-          mean > prod
-            ? 'widen the keyspace or shrink the cache (capacity) so misses reach the database as in production'
-            : 'warm the cache (warm: true or a warm-up) or raise its capacity',
-        ),
-      ];
-    }
-    if (mean < SUSPICIOUS_HIT_RATIO) return [];
+    return hitRatioFlags(cache, mean, prod).map((f) => ({ ...f, scope: cache }));
+  });
+};
+
+/** One cache's hit ratio against production's, or against a suspiciously perfect one when production's is not stated. */
+function hitRatioFlags(cache: string, mean: number, prod: number | undefined): RealismFlag[] {
+  if (prod !== undefined) {
+    if (Math.abs(mean - prod) <= HIT_RATIO_TOLERANCE) return [];
+    const direction = mean > prod ? 'above' : 'below';
     return [
       flag(
         'hit-ratio',
-        'info',
-        'near-perfect cache hit ratio',
-        `${cache}: ${formatShare(mean)} over the measured intervals`,
+        'warn',
+        `cache hit ratio ${direction} production's`,
+        `${cache}: ${formatShare(mean)} in the test vs ${formatShare(prod)} in production`,
         INCIDENT.twitter2016b,
-        'state production.hitRatio; a pre-warmed cache hides the database load of misses',
+        mean > prod
+          ? 'widen the keyspace or shrink the cache (capacity) so misses reach the database as in production'
+          : 'warm the cache (warm: true or a warm-up) or raise its capacity',
       ),
     ];
-  });
-};
+  }
+  if (mean < SUSPICIOUS_HIT_RATIO) return [];
+  return [
+    flag(
+      'hit-ratio',
+      'info',
+      'near-perfect cache hit ratio',
+      `${cache}: ${formatShare(mean)} over the measured intervals`,
+      INCIDENT.twitter2016b,
+      'state production.hitRatio; a pre-warmed cache hides the database load of misses',
+    ),
+  ];
+}
 
 /**
  * The target broke its protocol: a response nobody asked for, a second answer, bytes before a

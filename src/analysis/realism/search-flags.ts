@@ -50,14 +50,17 @@ function spoiledSteps(steps: readonly StepOutcome[], search: SearchSummary): Rea
           ? `re-run as step ${rerun + 1}, which passed: set aside`
           : `re-run as step ${rerun + 1}, which failed too: both count, the failure is the target's`;
     return [
-      flag(
-        'spoiled-step',
-        'warn',
-        'a step’s failure sat in one interval',
-        `step ${n} at ${rps(s.askedRps)}: spoiled by one interval at t=${formatUs(s.spoiledBy.tMs * 1000)} (${formatUs(s.spoiledBy.spanMs * 1000)}: ${s.spoiledBy.detail}); ${outcome}`,
-        INCIDENT.noisySecond,
-        'find what stalled the target for that second (its GC, CPU throttling, a co-located job): production traffic meets the same stall',
-      ),
+      {
+        ...flag(
+          'spoiled-step',
+          'warn',
+          'a step’s failure sat in one interval',
+          `step ${n} at ${rps(s.askedRps)}: spoiled by one interval at t=${formatUs(s.spoiledBy.tMs * 1000)} (${formatUs(s.spoiledBy.spanMs * 1000)}: ${s.spoiledBy.detail}); ${outcome}`,
+          INCIDENT.noisySecond,
+          'find what stalled the target for that second (its GC, CPU throttling, a co-located job): production traffic meets the same stall',
+        ),
+        scope: `step ${rps(s.askedRps)}`,
+      },
     ];
   });
 }

@@ -22,6 +22,12 @@ export interface RealismFlag {
   incident: string;
   /** What to change in the profile or setup. */
   fix: string;
+  /**
+   * What this one is about, for a flag raised more than once in one outcome: a qualification step
+   * ("step 600 rps"), an SLO slice ("p99 (kind get)"), a cache. With the id it names the flag's
+   * JUnit case, stable from night to night where the evidence's figures are not.
+   */
+  scope?: string;
 }
 
 /**

@@ -10,7 +10,7 @@ const builder = (yargs: Argv) =>
 
 export const compare: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'compare <baseline> <candidate>',
-  describe: 'did latency, error rate or capacity regress? (exit 1 on a regression)',
+  describe: 'did latency, error rate or capacity regress beyond run-to-run noise? (exit 1 on a regression, 5 when a side is INVALID or interrupted: not comparable)',
   example: ['stampede compare reports/nightly/2026-01-01 reports/nightly/2026-01-02', 'did the second night regress? (exit 1 if so)'],
   builder,
   async run(args) {
@@ -25,17 +25,12 @@ export const compare: StampedeCommand<ArgsOf<typeof builder>> = {
       if (!isRunDir(dir)) throw commandLineError('<dir>', `no result.json or qualification.json in ${dir}`, 'compare two folders written by stampede run or stampede qualify');
     }
     const [baseline, candidate] = [loadSnapshot(args.baseline), loadSnapshot(args.candidate)];
-    // Partial figures would show a false regression (or hide a real one): refused, not compared.
-    for (const [role, s] of [
-      ['<baseline>', baseline],
-      ['<candidate>', candidate],
-    ] as const) {
-      if (s.interrupted) throw commandLineError(role, `${s.dir} was interrupted: its figures are partial`, 'compare runs or qualifications that ran to their end');
-    }
     const comparison = compareRuns(baseline, candidate);
     const markdown = renderComparison(comparison);
     if (args.out) writeFileAtomic(args.out, markdown);
     process.stdout.write(markdown);
+    // Partial or INVALID figures would show a false regression (or hide a real one): not compared, and said so.
+    if (comparison.verdict === 'not comparable') return ExitCode.NotComparable;
     return comparison.regressed ? ExitCode.SloFailed : ExitCode.Ok;
   },
 };

@@ -9,8 +9,8 @@ const builder = (yargs: Argv) =>
 
 export const history: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'history <dir>',
-  describe: 'trend tables and charts per profile (capacity and p99 per night) of a folder of runs (exit 1 on a regression)',
-  example: ['stampede history reports/nightly --out reports/nightly-trend', 'trend per profile; exit 1 if a night regressed'],
+  describe: 'trend tables and charts per profile (capacity and p99 per night) of a folder of runs (exit 1 when a profile’s latest night failed, is INVALID or regressed)',
+  example: ['stampede history reports/nightly --out reports/nightly-trend', 'trend per profile; exit 1 if the latest night is not green'],
   builder,
   async run(args) {
     const [{ commandLineError }, { buildHistory }, { findSnapshotDirs, loadSnapshot }, { createRunDir, writeFileAtomic }, { renderHistory }] = await Promise.all([
@@ -30,6 +30,7 @@ export const history: StampedeCommand<ArgsOf<typeof builder>> = {
     writeFileAtomic(join(out, 'history.md'), markdown);
     writeFileAtomic(join(out, 'history.html'), html);
     process.stdout.write(`${markdown}\nwritten to ${join(out, 'history.md')} and history.html\n`);
-    return trend.regressions.length > 0 ? ExitCode.SloFailed : ExitCode.Ok;
+    // The latest night is what an unattended job acts on; older regressions stay in the tables.
+    return trend.alarming ? ExitCode.SloFailed : ExitCode.Ok;
   },
 };

@@ -37,7 +37,11 @@ async function profileFlags(args: LintArgs) {
   return { title: profile.name, flags: realismFlags({ profile, plan: createSchedule(profile).plan }) };
 }
 
-/** A k6 script's options, read by running its init code against stand-in k6 modules (no network); `__ENV` is this process's environment, as `k6 run` gives it. */
+/**
+ * A k6 script's options, read by running its init code in the sandbox against stand-in k6 modules
+ * (no network, no host object); `__ENV` is this process's environment, as `k6 run` gives it; its
+ * imports and open() reach files under its own folder or the working directory.
+ */
 async function k6ScriptFlags(args: LintArgs) {
   const [{ lintK6Script }, { K6ScriptError }, { CommandLineError }] = await Promise.all([
     import('../../interop/k6/lint/index.ts'),
@@ -48,7 +52,7 @@ async function k6ScriptFlags(args: LintArgs) {
     throw new CommandLineError('--set, --target and --production-sample apply to profiles, not to k6 scripts');
   const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
   try {
-    return { title: `${args.profile} (k6 script)`, flags: await lintK6Script(args.profile, env) };
+    return { title: `${args.profile} (k6 script)`, flags: await lintK6Script(args.profile, env, [process.cwd()]) };
   } catch (error) {
     if (error instanceof K6ScriptError) throw new CommandLineError(error.message);
     throw error;

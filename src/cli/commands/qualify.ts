@@ -1,11 +1,12 @@
+import { performance } from 'node:perf_hooks';
 import type { Argv } from 'yargs';
-import { allowRemoteOption, type ArgsOf, type StampedeCommand, forceOption, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
+import { allowRemoteOption, type ArgsOf, csvOption, type StampedeCommand, forceOption, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { allowedRemoteHosts, numberOption, optionalNumberOption } from '../options.ts';
 import type { StepOutcome } from '../../analysis/qualification.ts';
 
 const builder = (yargs: Argv) =>
-  forceOption(junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs))))))
+  csvOption(forceOption(junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs)))))))
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target)' })
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/qualify-<UTC time>/)' })
     .option('step', { type: 'string', default: '10s', describe: 'measured duration of each step' })
@@ -90,6 +91,9 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
     const outDir = args.out ?? createNewRunDir(defaultRunDir('reports', profile.name, new Date(), 'qualify-'));
     const live = await startLiveView(args);
     let stepsDone = 0;
+    // Each step's wall time, for its JUnit case: from the end of the one before (its setup and files included).
+    const stepWallMs: number[] = [];
+    let stepStartMs = performance.now();
     try {
       const q = await qualify(profile, {
         outDir,
@@ -107,6 +111,9 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
         env: process.env,
         onStep: (s, i, next) => {
           stepsDone = i + 1;
+          const now = performance.now();
+          stepWallMs.push(now - stepStartMs);
+          stepStartMs = now;
           if (args.quiet) return;
           live.progress.line(
             `step ${i + 1}: ${s.askedRps} rps${stepPurpose(s)} → p99 ${formatUs(s.latencyUs.p99)}, errors ${(s.errorRate * 100).toFixed(2)}% ${stepJudged(s, 'rerunOf' in next && next.rerunOf === i + 1, formatUs)}`,
@@ -117,7 +124,11 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
       live.progress.end();
       const reports = renderQualificationReports(q);
       writeReports(outDir, reports);
-      writeQualificationCiOutputs(q, outDir, args.junit);
+      writeQualificationCiOutputs(q, outDir, args.junit, stepWallMs);
+      if (args.csv) {
+        const { writeCsvExports } = await import('../csv-outputs.ts');
+        await writeCsvExports(outDir);
+      }
       process.stdout.write(args.quiet ? `${outDir}\n` : `${reports.markdown}\nwritten to ${outDir}/\n${verdictLine(q.verdict, q.reasons)}\n`);
       return await live.finish(qualificationExitCode(q));
     } finally {

@@ -1,11 +1,12 @@
 import type { Argv } from 'yargs';
-import { allowRemoteOption, type ArgsOf, type StampedeCommand, forceOption, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
-import { exitCodeOf } from '../exit-codes.ts';
+import { allowRemoteOption, type ArgsOf, csvOption, type StampedeCommand, forceOption, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
+import { barrierStart } from '../barrier.ts';
+import { ExitCode, exitCodeOf } from '../exit-codes.ts';
 import { allowedRemoteHosts, numberOption, optionalNumberOption, optionError } from '../options.ts';
-import { segmentOption, startAtOption } from '../segment-options.ts';
+import { BARRIER_DEFAULTS, START_AT_TOLERANCE_MS, barrierOption, segmentOption, startAtOption } from '../segment-options.ts';
 
 const builder = (yargs: Argv) =>
-  forceOption(junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs))))))
+  csvOption(forceOption(junitOption(liveOptions(allowRemoteOption(productionSampleOption(profileOptions(yargs)))))))
     .option('out', { type: 'string', describe: 'output folder (default reports/<profile>/<UTC time>/)' })
     .option('target', { type: 'string', describe: 'where the traffic goes (default: the profile’s target, "model")' })
     .option('seed', { type: 'string', describe: 'shorthand for --set seed=N' })
@@ -17,7 +18,16 @@ const builder = (yargs: Argv) =>
       type: 'string',
       describe: 'i/N: send only segment i (0-based) of N disjoint slices of the schedule, one per host; index/N reads JOB_COMPLETION_INDEX (stampede merge joins them)',
     })
-    .option('start-at', { type: 'string', describe: 'UTC time (ISO 8601) the run starts at, shared by every segment: waits until then' });
+    .option('start-at', { type: 'string', describe: 'UTC time (ISO 8601) the run starts at, shared by every segment: waits until then' })
+    .option('barrier', {
+      type: 'string',
+      describe: 'DIR every segment shares: register there and start when all N segments have (instead of --start-at; stampede k8s uses it)',
+    })
+    .option('barrier-timeout', {
+      type: 'string',
+      describe: `how long to wait at the barrier for the other segments (default ${BARRIER_DEFAULTS.timeout}); then none starts: exit 3`,
+    })
+    .option('barrier-lead', { type: 'string', describe: `the shared start, this long after the last segment arrived (default ${BARRIER_DEFAULTS.lead})` });
 
 /** More sending threads than this only adds contention on any machine stampede runs on. */
 const MAX_WORKERS = 64;
@@ -28,12 +38,13 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
   example: ['stampede run profiles/sudden-spike.yaml --seed 7 --junit reports/junit.xml', 'run a profile on the model; JUnit XML for CI'],
   builder,
   async run(args, signal) {
-    const [input, { runProfile }, { startLiveView }, { verdictLine }, { writeRunCiOutputs }] = await Promise.all([
+    const [input, { runProfile }, { startLiveView }, { verdictLine }, { writeRunCiOutputs }, { BarrierInterrupted }] = await Promise.all([
       import('../input.ts'),
       import('../../pipeline/run.ts'),
       import('../live.ts'),
       import('../../report/summary.ts'),
       import('../ci-outputs.ts'),
+      import('../../barrier/errors.ts'),
     ]);
     const target = input.targetOption(args.target);
     const seed = optionalNumberOption('--seed', args.seed, { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true, example: '42' });
@@ -43,6 +54,11 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
     const intervalUs = input.durationOption('--interval', args.interval);
     const segment = args.segment === undefined ? undefined : segmentOption(args.segment, process.env);
     const startAtMs = args.startAt === undefined ? undefined : startAtOption(args.startAt, Date.now());
+    const barrier = barrierOption(
+      { dir: args.barrier, timeout: args.barrierTimeout, lead: args.barrierLead },
+      { segment, startAtGiven: startAtMs !== undefined },
+      input.durationOption,
+    );
     const overrides = seed === undefined ? args.set : [...args.set, `seed=${seed}`];
     const profile = await input.loadProfileWithSample(args.profile, overrides, args.productionSample);
     const { target: sendTo, from } = input.effectiveTarget(target, profile);
@@ -62,6 +78,7 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
         workers,
         segment,
         startAtMs,
+        awaitStart: barrier && barrierStart(barrier, START_AT_TOLERANCE_MS),
         force: args.force,
         env: process.env,
         allowExec: args.allowExec,
@@ -71,8 +88,17 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
       });
       live.progress.end();
       writeRunCiOutputs({ result, analysis, dir }, args.junit);
+      if (args.csv) {
+        const { writeCsvExports } = await import('../csv-outputs.ts');
+        await writeCsvExports(dir);
+      }
       process.stdout.write(args.quiet ? `${dir}\n` : `${summary}\nwritten to ${dir}/\n${verdictLine(analysis.verdict, analysis.reasons)}\n`);
       return await live.finish(exitCodeOf(analysis));
+    } catch (error) {
+      if (!(error instanceof BarrierInterrupted)) throw error;
+      process.stderr.write(`stampede: ${error.message}\n`);
+      // main.ts turns it into 130 or 143, as the signal was.
+      return ExitCode.Interrupted;
     } finally {
       await live.close();
     }

@@ -31,6 +31,8 @@ let profile: Profile;
 const fromSchedule: Drawn[] = [];
 const fromScript: Drawn[] = [];
 
+// Every request of the schedule is one call into the sandbox, where QuickJS interprets the script
+// (a few tenths of a millisecond an iteration): seconds on a quiet machine, more on a busy one.
 beforeAll(async () => {
   profile = await loadProfile(STOREFRONT, []);
   const { script } = await exported(profile, scratchDir());
@@ -48,7 +50,7 @@ beforeAll(async () => {
     execOf(client)();
     fromScript.push({ ...sent(script.requests[script.requests.length - 1]!), measuredS });
   }
-});
+}, 120_000);
 
 /** What the script sent, read back from the storefront's templates: GET/PUT /items/{{key}}, POST /items with {"keys": [...]}. */
 function sent(request: RecordedRequest): Omit<Drawn, 'measuredS'> {
