@@ -51,7 +51,7 @@ export function analyseRun(result: RunResult, profile: Profile, options: { plan?
   return {
     schema: ANALYSIS_SCHEMA,
     verdict,
-    reasons: [...verdictReasons(verdict, slo, flags, result.interrupted, diverged), ...(saturation && verdict === 'FAIL' ? [saturation.text] : [])],
+    reasons: [...nothingMeasured(result), ...verdictReasons(verdict, slo, flags, result.interrupted, diverged), ...(saturation && verdict === 'FAIL' ? [saturation.text] : [])],
     slo,
     flags,
     ...(generator && { generator }),
@@ -60,4 +60,12 @@ export function analyseRun(result: RunResult, profile: Profile, options: { plan?
     limits: limitsShown(result.generator !== undefined, profile.generator, timeline !== undefined),
     ...(timeline && { timeline }),
   };
+}
+
+/** A run that measured no request says so first: every figure after it is empty, not good. */
+function nothingMeasured(result: RunResult): string[] {
+  const r = result.requests;
+  if (r.ok + r.failed + r.dropped > 0) return [];
+  const why = r.expected === 0 ? 'the plan sends none in the measured window (a rate of 0)' : `${r.sent} sent of ${r.expected} expected, none answered`;
+  return [`no requests were measured: ${why}, so there is nothing to judge`];
 }

@@ -13,6 +13,8 @@ export interface SloCheck {
   unit: 'us' | 'ratio';
   /** Why a check could not pass on evidence, e.g. no requests in its slice. */
   note?: string;
+  /** Nothing was measured to check (`actual` is 0, not a figure): it fails for want of evidence. */
+  unmeasured?: true;
 }
 
 export interface SloVerdict {
@@ -36,7 +38,7 @@ export function evaluateSlo(slo: Slo, evidence: SloEvidence): SloVerdict {
     const scope = [rule.kind && `kind ${rule.kind}`, rule.client && `client ${rule.client}`].filter(Boolean).join(', ');
     const name = `p${rule.percentile} ≤ ${formatUs(rule.max)}${scope ? ` (${scope})` : ''}`;
     const h = evidence.latency({ kind: rule.kind, client: rule.client });
-    if (!h || h.totalCount === 0) return { name, pass: false, actual: 0, limit: rule.max, unit: 'us' as const, note: 'no requests in this slice' };
+    if (!h || h.totalCount === 0) return { name, pass: false, actual: 0, limit: rule.max, unit: 'us' as const, note: 'no requests in this slice', unmeasured: true as const };
     const actual = h.getValueAtPercentile(rule.percentile);
     return { name, pass: actual <= rule.max, actual, limit: rule.max, unit: 'us' as const };
   });
@@ -49,7 +51,7 @@ export function evaluateSlo(slo: Slo, evidence: SloEvidence): SloVerdict {
       limit: slo.errorRate,
       unit: 'ratio',
     };
-    if (evidence.requests === 0) check.note = 'no requests completed';
+    if (evidence.requests === 0) Object.assign(check, { note: 'no requests completed', unmeasured: true });
     checks.push(check);
   }
   return { pass: checks.every((c) => c.pass), checks };

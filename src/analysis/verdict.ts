@@ -27,6 +27,11 @@ export function verdictReasons(verdict: Verdict, slo: SloVerdict, flags: readonl
   const reasons = diverged === null ? [] : [divergedReason(diverged)];
   reasons.push(...flags.filter((f) => f.severity === 'invalid').map((f) => `${f.title} (${f.evidence})`));
   for (const c of slo.checks.filter((c) => !c.pass)) {
+    // No figure to compare: "measured 0us > 50ms" would read as a fast run.
+    if (c.unmeasured) {
+      reasons.push(`${c.name}: not measured (${c.note}), so it cannot pass`);
+      continue;
+    }
     const measured = c.unit === 'us' ? `${formatUsAgainst(c.actual, c.limit)} > ${formatUsAgainst(c.limit, c.actual)}` : `${formatShare(c.actual)} > ${formatShare(c.limit)}`;
     reasons.push(`${c.name}: measured ${measured}${c.note ? ` (${c.note})` : ''}`);
   }

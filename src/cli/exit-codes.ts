@@ -33,6 +33,25 @@ export const ExitCode = {
   Terminated: 143,
 } as const;
 
+/** Each code as `--help` states it: a Record over ExitCode, so a code cannot be added without its line. */
+const MEANINGS: Readonly<Record<keyof typeof ExitCode, string>> = {
+  Ok: 'PASS (or no SLO)',
+  SloFailed: 'FAIL, INVALID or a regression',
+  InvalidInput: 'bad input (profile, override, option)',
+  CouldNotStart: 'could not start, or a file not saved (named in the last line)',
+  Diverged: 'the model diverged',
+  NotComparable: 'not comparable (compare: a side INVALID or interrupted)',
+  InternalError: 'internal error (a bug; --debug for the stack)',
+  Interrupted: 'interrupted (SIGINT)',
+  Terminated: 'terminated (SIGTERM)',
+};
+
+/** "Exit codes: 0 PASS (or no SLO) · 1 …": every code any command can return, for every command's `--help`. */
+export function exitCodesLine(): string {
+  const codes = (Object.keys(ExitCode) as (keyof typeof ExitCode)[]).map((name) => `${ExitCode[name]} ${MEANINGS[name]}`);
+  return `Exit codes: ${codes.join(' · ')}.`;
+}
+
 /**
  * A run's exit code, from its analysis alone. INVALID fails a CI gate like a failed SLO: a PASS the
  * test setup cannot support is not a pass.

@@ -3,6 +3,7 @@ import { InputFileError, MiB, readInputText } from '../files/input-file.ts';
 import { loadProfile } from '../profile/load.ts';
 import { canonicalHost, isLoopbackHost, parseTarget, TargetError, targetHosts } from '../profile/target.ts';
 import { resolveSecrets } from '../profile/secrets.ts';
+import { requireMemcachedKeysFor } from '../profile/memcached-keys.ts';
 import { requireTopologyFor } from '../profile/topology-required.ts';
 import type { Profile } from '../profile/types.ts';
 import { parseDurationUs } from '../profile/units.ts';
@@ -61,12 +62,13 @@ export function effectiveTarget(option: string | undefined, profile: Profile): {
 
 /**
  * Whether the profile can run on `target` at all, before any folder, live view or traffic: the model
- * needs a topology, an http target every `${NAME}` of its templates set in the environment, and an
- * https:// one TLS files node:tls will take.
- * @throws ProfileError naming the file, the field (and the variable or the file)
+ * needs a topology, an http target every `${NAME}` of its templates set in the environment, an
+ * https:// one TLS files node:tls will take, and a memcached target keys it can store.
+ * @throws ProfileError naming the file, the field (and the variable, the file or the key's line)
  */
 export async function checkRunnable(profile: Profile, target: string): Promise<void> {
   requireTopologyFor(profile, target);
+  requireMemcachedKeysFor(profile, target);
   const spec = parseTarget(target);
   if (spec.kind !== 'http') return;
   resolveSecrets(profile, process.env);

@@ -17,8 +17,8 @@ import { serve } from './commands/serve.ts';
 import { sweep } from './commands/sweep.ts';
 import { validate } from './commands/validate.ts';
 import { CommandLineError, exitCodeFor } from './errors.ts';
-import { checkOptionValues, type DeclaredOptions, describeParseFailure } from './options.ts';
-import { ExitCode } from './exit-codes.ts';
+import { checkOptionValues, type DeclaredOptions, describeParseFailure, joinDashedValues } from './options.ts';
+import { ExitCode, exitCodesLine } from './exit-codes.ts';
 import { settleOutputs, watchStandardOutput } from './outputs.ts';
 import { catchInterruptions, lingerUntilSignal } from './signals.ts';
 
@@ -27,7 +27,8 @@ const COMMANDS_WITH_BUILDERS = [run, validate, lint, qualify, calibrate, sweep, 
 const COMMANDS: readonly { command: string }[] = COMMANDS_WITH_BUILDERS;
 
 /** Parses argv, runs one command, returns the exit code. Errors become codes in one place: errors.ts. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(given: string[]): Promise<number> {
+  const argv = joinDashedValues(given, valueOptionsOf(given[0]));
   let exitCode: number = ExitCode.Ok;
   let bySignal = false;
   const setExit = (code: number, signalled = false) => {
@@ -123,7 +124,7 @@ function exitCodeOfEnd(end: number | Lingering): number {
 }
 
 const EPILOGUE = [
-  'Exit codes: 0 PASS (or no SLO) · 1 FAIL, INVALID or a regression · 2 bad input (profile, override, option) · 3 could not start, or a file not saved (named in the last line) · 4 the model diverged · 5 not comparable (compare: a side INVALID or interrupted) · 70 internal error (a bug; --debug for the stack) · 130 interrupted.',
+  exitCodesLine(),
   'Options also come from STAMPEDE_* variables (--max-steps from STAMPEDE_MAX_STEPS): the command line wins over them, they over the profile.',
 ].join('\n\n');
 
@@ -147,9 +148,9 @@ function setAsideForeignVariables(args: Record<string, unknown>, taken: Readonly
 
 /** A command's options by their long names, and the global ones: what a mistyped option is held against. */
 function optionsOf(name: string): string[] {
-  const command = COMMANDS_WITH_BUILDERS.find((c) => c.command.split(' ')[0] === name);
+  const command = commandNamed(name);
   const positionals = new Set([...(command?.command ?? '').matchAll(/[<[]([\w-]+)[>\]]/g)].map((m) => m[1]!));
-  const declared = command ? Object.keys((command.builder(yargs([])) as unknown as { getOptions(): { key: object } }).getOptions().key) : [];
+  const declared = command ? Object.keys(declaredOptions(command).key) : [];
   return [...new Set([...declared.filter((key) => !positionals.has(key)), ...GLOBAL_OPTIONS])];
 }
 
@@ -158,14 +159,30 @@ export function variablesNoCommandTakes(env: NodeJS.ProcessEnv): string[] {
   const named = Object.keys(env).filter((name) => optionOfVariable(name) !== undefined);
   if (named.length === 0) return [];
   const taken = new Set(GLOBAL_OPTIONS);
-  for (const command of COMMANDS_WITH_BUILDERS) {
-    const built = command.builder(yargs([])) as unknown as { getOptions(): { key: object } };
-    for (const key of Object.keys(built.getOptions().key)) taken.add(key);
-  }
+  for (const command of COMMANDS_WITH_BUILDERS) for (const key of Object.keys(declaredOptions(command).key)) taken.add(key);
   return named.filter((name) => {
     const option = optionOfVariable(name);
     return option !== undefined && !taken.has(option.kebab) && !taken.has(option.camel);
   });
+}
+
+type Command = (typeof COMMANDS_WITH_BUILDERS)[number];
+
+function commandNamed(word: string | undefined): Command | undefined {
+  return COMMANDS_WITH_BUILDERS.find((c) => c.command.split(' ')[0] === word);
+}
+
+/** The options a command declares, as yargs keeps them (without parsing anything). */
+function declaredOptions(command: Command): { key: object; boolean: string[] } {
+  return (command.builder(yargs([])) as unknown as { getOptions(): { key: object; boolean: string[] } }).getOptions();
+}
+
+/** The options of the command named `word` that take a value (none for no command). */
+function valueOptionsOf(word: string | undefined): Set<string> {
+  const command = commandNamed(word);
+  if (command === undefined) return new Set();
+  const options = declaredOptions(command);
+  return new Set(Object.keys(options.key).filter((key) => !options.boolean.includes(key)));
 }
 
 function optionOfVariable(name: string): { kebab: string; camel: string } | undefined {

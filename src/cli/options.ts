@@ -80,6 +80,25 @@ export function checkOptionValues(args: Record<string, unknown>, declared: Decla
 }
 
 /**
+ * `--segment -1/3` as `--segment=-1/3`. yargs reads a word that starts with "-" as short options,
+ * so the value was lost and the message was `unexpected argument "1"`; a "-" and a digit after an
+ * option that takes a value can only be its value (no option is named by a digit), and the option's
+ * own check then says what is wrong with it. `takesValue`: the command's options that are no flag.
+ */
+export function joinDashedValues(argv: readonly string[], takesValue: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = /^--([a-z][\w-]*)$/.exec(argv[i]!)?.[1];
+    const next = argv[i + 1];
+    if (name !== undefined && takesValue.has(name) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${argv[i]}=${next}`);
+      i++;
+    } else out.push(argv[i]!);
+  }
+  return out;
+}
+
+/**
  * yargs' own messages, as one line naming what is wrong: "Unknown argument: rate" becomes "unknown
  * option --rate" when it was written as an option, "unexpected argument" when not; a mistyped
  * command or option names the one it is closest to ("did you mean --target?"). `optionsOf` gives a

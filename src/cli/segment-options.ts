@@ -19,18 +19,20 @@ export const START_AT_HORIZON_MS = 24 * 3600_000;
  * pod of a Kubernetes Indexed Job has it (`stampede k8s` writes that).
  */
 export function segmentOption(text: string, env: Readonly<Record<string, string | undefined>>): { index: number; count: number } {
-  const match = /^\s*(\d+|index)\s*\/\s*(\d+)\s*$/.exec(text);
+  // Signs are matched so that -1/3 is told what is wrong with it, not only that it is not i/N.
+  const match = /^\s*([+-]?\d+|index)\s*\/\s*([+-]?\d+)\s*$/.exec(text);
   if (!match)
     throw optionError('--segment', `expected i/N (segment i of N, 0-based), got ${JSON.stringify(text)}`, 'e.g. --segment 0/3, or --segment index/3 in a Kubernetes Indexed Job');
   const count = Number(match[2]);
   const indexText = match[1] === 'index' ? env[JOB_INDEX_VARIABLE] : match[1]!;
   if (indexText === undefined)
     throw optionError('--segment', `${text} takes the segment from ${JOB_INDEX_VARIABLE}, which is not set`, `set it, or give the index: --segment 0/${count}`);
-  if (!/^\d+$/.test(indexText.trim()))
+  if (match[1] === 'index' && !/^\d+$/.test(indexText.trim()))
     throw optionError('--segment', `${JOB_INDEX_VARIABLE}=${JSON.stringify(indexText)} is not a whole number`, 'a Kubernetes Indexed Job sets it to 0, 1, …');
   const index = Number(indexText);
   if (count < 1 || count > MAX_SEGMENTS) throw optionError('--segment', `expected 1 to ${MAX_SEGMENTS} segments, got ${count}`, 'e.g. --segment 0/3');
-  if (index >= count) throw optionError('--segment', `segment ${index} of ${count} does not exist (segments are 0 to ${count - 1})`, `e.g. --segment ${count - 1}/${count}`);
+  if (index < 0 || index >= count)
+    throw optionError('--segment', `segment ${index} of ${count} does not exist (segments are numbered from 0: 0 to ${count - 1})`, `e.g. --segment 0/${count}`);
   return { index, count };
 }
 

@@ -9,6 +9,7 @@ import type { Driver } from '../driver/types.ts';
 import { ProfileError } from '../profile/issues.ts';
 import { resolveSecrets, type SecretEnvironment } from '../profile/secrets.ts';
 import { parseTarget } from '../profile/target.ts';
+import { requireMemcachedKeysFor } from '../profile/memcached-keys.ts';
 import { requireTopologyFor } from '../profile/topology-required.ts';
 import type { Profile } from '../profile/types.ts';
 import { checkTimeline, describeTimeline, type TimelineStep } from '../driver/timeline/steps.ts';
@@ -96,6 +97,7 @@ export interface RunOutcome {
 export async function runProfile(profile: Profile, options: RunOptions = {}): Promise<RunOutcome> {
   const target = options.target ?? profile.target;
   requireTopologyFor(profile, target);
+  requireMemcachedKeysFor(profile, target);
   const sent = profileToSend(profile, target, options.env ?? {});
   const schedule = segmentSchedule(createSchedule(profile), options.segment ?? WHOLE);
   checkPlan(profile, schedule.plan, { intervalUs: options.intervalUs, target, force: options.force });

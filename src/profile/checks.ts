@@ -1,3 +1,4 @@
+import { checkEnvironmentReferences } from './environment-references.ts';
 import { describeHidden, holdsSecret } from './secret-fields.ts';
 import { MALFORMED_REFERENCE } from './secrets.ts';
 import { isTemplateField, PLACEHOLDER, TEMPLATE_FIELDS } from './template-fields.ts';
@@ -71,6 +72,7 @@ export function checkProfile(data: unknown): PathIssue[] {
     ...checkKeys(record(profile.keys)),
     ...checkProduction(record(profile.production)),
     ...checkTargetSections(profile, clients),
+    ...checkEnvironmentReferences(profile),
   ];
 }
 

@@ -3,6 +3,7 @@ import { parse } from 'csv-parse';
 import { InputFileError, openInputStream } from '../files/input-file.ts';
 import { KEY_FILE, KEY_FILE_ROW_MAX } from './file-bounds.ts';
 import type { ProfileIssue } from './issues.ts';
+import { MEMCACHED_KEY_RULE, memcachedKeyProblem, shownKey } from './memcached-keys.ts';
 
 /*
  * `keys: { file: keys.csv }`: a sample of production keys, optionally weighted, read once when the
@@ -46,12 +47,18 @@ interface Columns {
   weight: number | undefined;
 }
 
+/** A key file read: its sample, and the keys a memcached target would refuse (memcached-keys.ts), each at its line. */
+export interface ReadKeyFile {
+  sample: KeySample;
+  memcachedIssues: ProfileIssue[];
+}
+
 /**
  * Reads a key file. The first row is a header when one of its cells is `key` (and then `weight`, if
  * present, is the weight column); otherwise the first column is the key and a second, if the first
  * row has one, the weight. Each issue names the CSV file, the line and the field.
  */
-export async function readKeyFile(path: string): Promise<{ sample: KeySample } | { issues: ProfileIssue[] } | { unreadable: string }> {
+export async function readKeyFile(path: string): Promise<ReadKeyFile | { issues: ProfileIssue[] } | { unreadable: string }> {
   const hash = createHash('sha256');
   let input: ReturnType<typeof openInputStream>;
   try {
@@ -65,6 +72,7 @@ export async function readKeyFile(path: string): Promise<{ sample: KeySample } |
   const parser = input.pipe(parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true, raw: true, max_record_size: KEY_FILE_ROW_MAX }));
   input.on('error', (error) => parser.destroy(error));
   const issues: ProfileIssue[] = [];
+  const memcachedIssues: ProfileIssue[] = [];
   const keys: string[] = [];
   const weights: number[] = [];
   const firstLine = new Map<string, number>();
@@ -95,6 +103,16 @@ export async function readKeyFile(path: string): Promise<{ sample: KeySample } |
           issue(line, raw, columns.weight, 'weight', `expected a number ≥ 0, got ${JSON.stringify(text)}`, 'a weight is how often the key is looked up, e.g. a count');
         weights.push(weight);
       }
+      const unfit = memcachedIssues.length < MAX_ISSUES ? memcachedKeyProblem(key) : undefined;
+      if (unfit !== undefined)
+        memcachedIssues.push({
+          file: path,
+          line,
+          column: columnOf(raw, columns.key),
+          path: 'key',
+          message: `key ${shownKey(key)} ${unfit}`,
+          hint: `fix or drop the key in this file: ${MEMCACHED_KEY_RULE}`,
+        });
       keys.push(key);
     }
   } catch (error) {
@@ -110,7 +128,7 @@ export async function readKeyFile(path: string): Promise<{ sample: KeySample } |
     issues.push({ file: path, line: 0, column: 0, path: 'weight', message: 'every weight is 0: no key could be drawn', hint: 'give the keys their lookup counts' });
   if (issues.length > 0) return { issues };
   const sha256 = hash.digest('hex');
-  return { sample: columns?.weight === undefined ? { path, sha256, keys } : { path, sha256, ...rankByWeight(keys, weights, total) } };
+  return { sample: columns?.weight === undefined ? { path, sha256, keys } : { path, sha256, ...rankByWeight(keys, weights, total) }, memcachedIssues };
 }
 
 /** The keys heaviest first (a stable sort: file order among equals) and their running share of the total weight. */

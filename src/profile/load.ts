@@ -2,12 +2,14 @@ import path from 'node:path';
 import { InputFileError, readInputText } from '../files/input-file.ts';
 import { type Topology, TopologySchema } from './topology/index.ts';
 import { checkProfile } from './checks.ts';
+import { checkEnvironmentReferences } from './environment-references.ts';
 import { PROFILE_FILE, TOPOLOGY_FILE } from './file-bounds.ts';
 import { sha256Hex } from './fingerprint.ts';
 import { type PathIssue, type PathSegment, type ProfileIssue, ProfileError, formatPath } from './issues.ts';
 import { type AppliedOverride, type Override, applyOverride, overrideFor, parseOverride } from './overrides.ts';
 import { ProfileSchema } from './schema.ts';
 import { type KeySample, readKeyFile } from './key-file.ts';
+import { generatedKeyIssues } from './memcached-keys.ts';
 import { overrideProblem, redactOverride } from './redaction.ts';
 import { findSecretReferences } from './secrets.ts';
 import type { Profile } from './types.ts';
@@ -61,10 +63,12 @@ export async function parseProfileText(text: string, fileName: string, overrides
 
   const keyFile = result.success && result.data.keys.file !== undefined ? relativeTo(fileName, result.data.keys.file) : undefined;
   let sample: KeySample | undefined;
+  const memcachedKeyIssues: ProfileIssue[] = [];
   if (keyFile !== undefined) {
     const loaded = await loadKeyFile(keyFile, source, applied);
     issues.push(...loaded.issues);
     sample = loaded.sample;
+    memcachedKeyIssues.push(...loaded.memcachedIssues);
   }
 
   if (issues.length > 0 || !result.success) throw new ProfileError(fileName, orderIssues(issues, [fileName, topologyFile, keyFile]));
@@ -74,6 +78,8 @@ export async function parseProfileText(text: string, fileName: string, overrides
   // The sample is fingerprinted by its file's hash (not its path, which depends on where the command ran): hashing millions of keys again would only be slower.
   const fingerprinted = sample === undefined ? resolved : { ...resolved, keys: { ...keys, sample: sample.sha256 } };
   const secrets = findSecretReferences(resolved.http.requests, (at) => overrideFor(applied, at)?.at ?? locate(source, at));
+  // Known for every profile, refused only by a memcached target (which --target may name after loading).
+  memcachedKeyIssues.unshift(...placeIssues(source, generatedKeyIssues(keys, sample !== undefined), applied));
   return {
     ...resolved,
     source: {
@@ -83,6 +89,7 @@ export async function parseProfileText(text: string, fileName: string, overrides
       // As shown in every artifact: a --set that wrote a sensitive header keeps its path, not its value.
       overrides: overrides.map(redactOverride),
       ...(secrets.length > 0 && { secrets }),
+      ...(memcachedKeyIssues.length > 0 && { memcachedKeyIssues }),
     },
   };
 }
@@ -119,15 +126,20 @@ function relativeTo(profileFile: string, reference: string): string {
  * Reads `keys.file`. Problems in the CSV name the CSV, its line and field; a file that cannot be
  * read, or weights beside an explicit `popularity`, point at the profile's own field.
  */
-async function loadKeyFile(file: string, profile: YamlSource, applied: readonly AppliedOverride[]): Promise<{ sample?: KeySample; issues: ProfileIssue[] }> {
+async function loadKeyFile(
+  file: string,
+  profile: YamlSource,
+  applied: readonly AppliedOverride[],
+): Promise<{ sample?: KeySample; issues: ProfileIssue[]; memcachedIssues: ProfileIssue[] }> {
   const read = await readKeyFile(file);
   if ('unreadable' in read) {
     const message = `cannot read key file ${JSON.stringify(file)}: ${read.unreadable}`;
     return {
       issues: placeIssues(profile, [{ path: ['keys', 'file'], message, hint: `the path is relative to the profile's directory (${path.dirname(profile.file)})` }], applied),
+      memcachedIssues: [],
     };
   }
-  if ('issues' in read) return { issues: read.issues };
+  if ('issues' in read) return { issues: read.issues, memcachedIssues: [] };
   const popularityGiven = profile.doc.hasIn(['keys', 'popularity']) || applied.some((o) => o.path[0] === 'keys' && o.path[1] === 'popularity');
   if (read.sample.cumulative !== undefined && popularityGiven) {
     const message = `the key file ${JSON.stringify(file)} has weights: they are the popularity`;
@@ -137,9 +149,10 @@ async function loadKeyFile(file: string, profile: YamlSource, applied: readonly 
         [{ path: ['keys', 'popularity'], message, hint: 'remove keys.popularity, or drop the weight column to rank the keys by a law in file order' }],
         applied,
       ),
+      memcachedIssues: [],
     };
   }
-  return { sample: read.sample, issues: [] };
+  return { sample: read.sample, issues: [], memcachedIssues: read.memcachedIssues };
 }
 
 function topologyReference(data: unknown): string | undefined {
@@ -176,6 +189,7 @@ async function loadTopologyFile(file: string, overrides: readonly Override[], pr
   const data = converted.data;
   const result = TopologySchema.safeParse(data);
   if (!result.success) issues.push(...placeIssues(source, translateZodIssues(TopologySchema, result.error.issues, data), applied, TOPOLOGY_PREFIX));
+  issues.push(...placeIssues(source, checkEnvironmentReferences(data, TOPOLOGY_PREFIX), applied, TOPOLOGY_PREFIX));
   return result.success && issues.length === 0 ? { topology: result.data, issues } : { issues };
 }
 

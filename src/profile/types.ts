@@ -1,4 +1,5 @@
 import type { Topology } from './topology/index.ts';
+import type { ProfileIssue } from './issues.ts';
 import type { KeySample } from './key-file.ts';
 import type { ParsedProfile } from './schema.ts';
 import type { SecretReference } from './secrets.ts';
@@ -27,4 +28,9 @@ export interface ProfileSource {
   overrides: string[];
   /** Each `${NAME}` of the request templates and where it is used; absent when there is none (see secrets.ts). */
   secrets?: SecretReference[];
+  /**
+   * Keys a memcached server would refuse (over 250 bytes, a space or a control character), each where
+   * it is written: a memcached target refuses the profile with them (memcached-keys.ts). Absent when every key fits.
+   */
+  memcachedKeyIssues?: ProfileIssue[];
 }

@@ -86,6 +86,7 @@ function recoveryText(e: EventRecovery): string {
 }
 
 function sloCheck(c: SloCheck): CiCheck {
+  if (c.unmeasured) return { name: c.name, pass: false, detail: `not measured (${c.note})` };
   const measured = c.unit === 'us' ? formatUsAgainst(c.actual, c.limit) : formatShare(c.actual);
   const limit = c.unit === 'us' ? formatUsAgainst(c.limit, c.actual) : formatShare(c.limit);
   return { name: c.name, pass: c.pass, detail: `measured ${measured} ${c.pass ? '≤' : '>'} ${limit}${c.note ? ` (${c.note})` : ''}` };

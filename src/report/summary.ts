@@ -75,7 +75,12 @@ function row(label: string, requests: number, failed: number, l: LatencySummary)
 }
 
 export function sloTable(slo: SloVerdict): string {
-  const rows = slo.checks.map((c) => [c.pass ? 'pass' : 'FAIL', c.name, c.unit === 'us' ? formatUsAgainst(c.actual, c.limit) : formatShare(c.actual), c.note ?? '']);
+  const rows = slo.checks.map((c) => [
+    c.pass ? 'pass' : 'FAIL',
+    c.name,
+    c.unmeasured ? '–' : c.unit === 'us' ? formatUsAgainst(c.actual, c.limit) : formatShare(c.actual),
+    c.note ?? '',
+  ]);
   return markdownTable(['', 'check', 'measured', 'note'], rows);
 }
 

@@ -17,7 +17,9 @@ export function profileToJson(profile: Profile): string {
  * holds the summary already.
  */
 function storedForm(profile: Profile): unknown {
-  const redacted = redactProfile(profile);
+  // Where unfit memcached keys are written is the loader's business (it refused or sent them), not the run's.
+  const { memcachedKeyIssues: _, ...source } = profile.source;
+  const redacted = redactProfile({ ...profile, source });
   const sample = profile.keys.sample;
   if (sample === undefined) return redacted;
   return { ...redacted, keys: { ...redacted.keys, sample: Array.isArray(sample.keys) ? summariseSample(sample) : sample } };

@@ -52,8 +52,12 @@ describe('the bad-input corpus, through the real CLI', () => {
     const target = `${scheme}://127.0.0.1:${await freePort()}`;
     const run = stampede(['run', 'test/corpus/base.yaml', '--target', target, '--out', join(scratch, scheme)], CASE_LIMIT_MS);
     expect(run.status).toBe(3);
-    // The HTTP transport also names the last dial failure (a TLS refusal reads very differently from a closed port).
-    const cause = scheme === 'http' ? `; last failure ECONNREFUSED: connect ECONNREFUSED ${target.slice('http://'.length)}` : '';
+    // Each transport names the last dial failure (a TLS refusal reads very differently from a closed port); memcached's per server.
+    const address = target.slice(`${scheme}://`.length);
+    const cause =
+      scheme === 'http'
+        ? `; last failure ECONNREFUSED: connect ECONNREFUSED ${address}`
+        : `; last failure on ${address}: ECONNREFUSED: connect ECONNREFUSED ${address} — is memcached running and listening there?`;
     expect(run.stderr).toBe(`stampede: could not start: ${target}: no connection could be made to any server before the run (refused or unreachable)${cause}\n`);
     // Nothing was measured, so nothing is left: not even the empty interval log.
     expect(readdirSync(join(scratch, scheme))).toEqual([]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CommandLineError } from '../../src/cli/errors.ts';
+import { joinDashedValues } from '../../src/cli/options.ts';
 import { segmentOption, startAtOption } from '../../src/cli/segment-options.ts';
 
 describe('--segment', () => {
@@ -12,11 +13,21 @@ describe('--segment', () => {
     ['3/3', {}, /segment 3 of 3 does not exist/],
     ['1', {}, /expected i\/N/],
     ['0/0', {}, /expected 1 to 1000 segments/],
+    ['-1/3', {}, /segment -1 of 3 does not exist \(segments are numbered from 0: 0 to 2\)/],
+    ['1/-3', {}, /expected 1 to 1000 segments, got -3/],
     ['index/3', {}, /JOB_COMPLETION_INDEX, which is not set/],
     ['index/3', { JOB_COMPLETION_INDEX: 'x' }, /is not a whole number/],
   ])('refuses %s', (text, env, message) => {
     expect(() => segmentOption(text, env)).toThrow(CommandLineError);
     expect(() => segmentOption(text, env)).toThrow(message);
+  });
+});
+
+describe('a value that starts with "-" and a digit', () => {
+  it('is the value of the option before it (yargs would read it as short options), unless that option is a flag', () => {
+    const takesValue = new Set(['segment', 'seed']);
+    expect(joinDashedValues(['run', 'p.yaml', '--segment', '-1/3', '--seed', '-2'], takesValue)).toEqual(['run', 'p.yaml', '--segment=-1/3', '--seed=-2']);
+    expect(joinDashedValues(['run', 'p.yaml', '--quiet', '-1', '--segment', '-x'], takesValue)).toEqual(['run', 'p.yaml', '--quiet', '-1', '--segment', '-x']);
   });
 });
 

@@ -10,10 +10,11 @@ export const validate: StampedeCommand<ArgsOf<typeof builder>> = {
   example: ['stampede validate profiles/sudden-spike.yaml --set phases[0].rate=2000', 'check a profile with an override and print its plan'],
   builder,
   async run(args) {
-    const [input, { loadProfile }, { requireTopologyFor }, { createSchedule }, { renderPlan }, { planFigures, planRefusals }] = await Promise.all([
+    const [input, { loadProfile }, { requireTopologyFor }, { requireMemcachedKeysFor }, { createSchedule }, { renderPlan }, { planFigures, planRefusals }] = await Promise.all([
       import('../input.ts'),
       import('../../profile/load.ts'),
       import('../../profile/topology-required.ts'),
+      import('../../profile/memcached-keys.ts'),
       import('../../schedule/index.ts'),
       import('../../report/plan.ts'),
       import('../../analysis/plan-check.ts'),
@@ -22,6 +23,7 @@ export const validate: StampedeCommand<ArgsOf<typeof builder>> = {
     const profile = await loadProfile(args.profile, args.set);
     const target = option ?? profile.target;
     requireTopologyFor(profile, target);
+    requireMemcachedKeysFor(profile, target);
     await checkTlsFiles(target, profile);
     const plan = createSchedule(profile).plan;
     const figures = planFigures(profile, plan, { target });

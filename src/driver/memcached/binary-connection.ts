@@ -59,6 +59,8 @@ export class BinaryConnection {
   /** Connections closed because the server broke the protocol. */
   protocolErrors = 0;
   connected = false;
+  /** Why the last dial failed, e.g. "ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:11211": the reason a run that could not start gives. */
+  lastDialError: string | undefined;
   private out: Buffer = Buffer.allocUnsafe(WRITE_CHUNK);
   private used = 0;
   private flushQueued = false;
@@ -220,6 +222,7 @@ export class BinaryConnection {
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (this.socket !== socket) return;
+      if (!this.connected) this.lastDialError = `${error.code ? `${error.code}: ` : ''}${error.message.replace(/\s+/g, ' ').trim()}`;
       this.detach();
       this.failAll(error.code ?? 'socket_error');
     });

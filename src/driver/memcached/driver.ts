@@ -1,6 +1,7 @@
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import type { MemcachedSettings } from '../../profile/schema.ts';
 import type { MemcachedTarget, ServerAddress } from '../../profile/target.ts';
+import { RunStartError } from '../errors.ts';
 import { dialBeforeStart, OpenLoopRun, openLoopOptions, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
 import { primeOpenLoop } from '../prime.ts';
 import type { DriverReport, MemcachedTransportReport } from '../../recorder/driver-report.ts';
@@ -85,8 +86,12 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     this.reasons.set('server_error', run.recorder.reason('server_error'));
   }
 
-  prepare(): Promise<void> {
-    return dialBeforeStart(this.connections);
+  async prepare(): Promise<void> {
+    try {
+      await dialBeforeStart(this.connections);
+    } catch (error) {
+      throw withDialFailures(error, this.connections);
+    }
   }
 
   /** Writes are already gathered per connection until the end of the tick. */
@@ -252,6 +257,20 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   waitedForConnection(): number {
     return 0;
   }
+}
+
+/**
+ * A target none of whose servers could be dialled says why, server by server (a refused port, an
+ * unknown host, a timeout), and what to check: that memcached listens there.
+ */
+function withDialFailures(error: unknown, connections: readonly BinaryConnection[]): unknown {
+  if (!(error instanceof RunStartError)) return error;
+  const reasons = new Map<string, string>();
+  for (const c of connections) if (c.lastDialError !== undefined) reasons.set(`${c.host}:${c.port}`, c.lastDialError);
+  if (reasons.size === 0) return error;
+  const each = [...reasons].map(([server, reason]) => `on ${server}: ${reason}`).join('; ');
+  // As the http driver words it ("; last failure …"), once per server.
+  return new RunStartError(`${error.message}; last failure ${each} — is memcached running and listening there?`);
 }
 
 const MEMCACHED_GAUGES = {

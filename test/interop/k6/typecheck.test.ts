@@ -45,6 +45,8 @@ describe('the exported k6 script', () => {
       'storefront.ts': exportK6Script(await loadProfile(STOREFRONT, [])),
       'bluesky.ts': exportK6Script(bluesky, { target: 'http://127.0.0.1:8080' }),
       'every-law.ts': exportK6Script(EVERY_LAW),
+      // `${AUTH_TOKEN}` in a header: a template literal reading __ENV, and setup() checking it is set.
+      'secrets.ts': exportK6Script(await loadProfile('profiles/http-reference.yaml', [])),
     });
     expect(result.output).toBe('');
     expect(result.status).toBe(0);

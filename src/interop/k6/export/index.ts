@@ -1,7 +1,8 @@
 import type { Profile } from '../../../profile/types.ts';
 import { allKinds, buildPlan, resolveClients, type ResolvedClient } from '../../../schedule/plan.ts';
 import { k6Duration } from '../duration.ts';
-import { literal } from './literal.ts';
+import { SECRET_REFERENCE } from '../../../profile/secrets.ts';
+import { EnvString, literal } from './literal.ts';
 import { baseUrlOf } from './target.ts';
 import { KEYS_SOURCE } from './runtime/keys.ts';
 import { RANDOM_SOURCE } from './runtime/random.ts';
@@ -50,6 +51,7 @@ export function exportK6Script(profile: Profile, options: K6ExportOptions = {}):
     SIZES_SOURCE.trim(),
     KEYS_SOURCE.trim(),
     SEND_SOURCE.trim(),
+    ...[environmentCheck(environmentVariables(profile))].filter((text) => text !== ''),
     clients.map((c, i) => `/** Client group ${c.spec.name}: one request per iteration. */\nexport function ${execNames[i]}(): void {\n  send(${i});\n}`).join('\n\n'),
   ]
     .join('\n\n')
@@ -70,9 +72,15 @@ function data(profile: Profile, kinds: string[], clients: ResolvedClient[]): str
       // k6 sets Host, Content-Length and Connection itself, as stampede's driver does.
       {
         method: t.method,
-        path: t.path,
-        headers: Object.fromEntries(Object.entries(t.headers).filter(([name]) => !/^(host|content-length|connection)$/i.test(name))),
-        body: t.body ?? null,
+        path: fromEnvironment(t.path, true),
+        headers: Object.fromEntries(
+          Object.entries(t.headers)
+            .filter(([name]) => !/^(host|content-length|connection)$/i.test(name))
+            .map(([name, value]) => [name, fromEnvironment(value, false)]),
+        ),
+        body: t.body === undefined ? null : fromEnvironment(t.body, false),
+        // As written: a tag must not carry a secret the path reads from the environment.
+        name: `${t.method} ${t.path}`,
       },
     ]),
   );
@@ -86,8 +94,35 @@ function data(profile: Profile, kinds: string[], clients: ResolvedClient[]): str
   ].join('\n\n');
 }
 
+/** A template field as the script writes it: read from `__ENV` where it holds `${NAME}`, else the text. */
+function fromEnvironment(text: string, encode: boolean): string | EnvString {
+  return new RegExp(SECRET_REFERENCE.source).test(text) ? new EnvString(text, encode) : text;
+}
+
+/** The variables the templates read, in the order first used. */
+function environmentVariables(profile: Profile): string[] {
+  const texts = Object.values(profile.http.requests).flatMap((t) => [t.path, ...Object.values(t.headers), t.body ?? '']);
+  return [...new Set(texts.flatMap((text) => [...text.matchAll(SECRET_REFERENCE)].map((m) => m[1]!)))];
+}
+
+/** k6 runs setup() once before any iteration: a variable left unset stops the test there, as stampede refuses the run. */
+function environmentCheck(variables: readonly string[]): string {
+  if (variables.length === 0) return '';
+  return [
+    `/** Read from the environment when the test starts (\`k6 run -e NAME=…\`, or the shell's), never written here. */`,
+    `const FROM_ENVIRONMENT: string[] = ${literal(variables)};`,
+    '',
+    'export function setup(): void {',
+    '  for (const name of FROM_ENVIRONMENT) {',
+    "    if (__ENV[name] === undefined || __ENV[name] === '') throw new Error('environment variable ' + name + ' is not set: k6 run -e ' + name + '=… <script>');",
+    '  }',
+    '}',
+  ].join('\n');
+}
+
 function header(profile: Profile, clients: ResolvedClient[], source: string | undefined): string {
   const poisson = clients.some((c) => c.arrivals === 'poisson');
+  const variables = environmentVariables(profile);
   const lines = [
     // A file name may hold anything, even the end of this comment.
     `k6 script exported by stampede from ${(source ?? 'a profile').replaceAll('*/', '*\\/')} (profile ${profile.name}, seed ${profile.seed}).`,
@@ -99,6 +134,7 @@ function header(profile: Profile, clients: ResolvedClient[], source: string | un
     'the model topology and generator-health limits. k6 times a request from its own send, not from its',
     'intended time: a start k6 could not make on time shows only in dropped_iterations (a threshold bounds it).',
     ...(poisson ? ['Poisson arrivals are sent evenly spaced: k6 arrival-rate executors have no Poisson process.'] : []),
+    ...(variables.length > 0 ? [`Reads ${variables.join(', ')} from the environment as stampede does: k6 run -e ${variables[0]}=… (setup() stops the test if one is unset).`] : []),
   ];
   return `/*\n${lines.map((l) => ` *${l === '' ? '' : ` ${l}`}`).join('\n')}\n */`;
 }

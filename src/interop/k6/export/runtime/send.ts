@@ -93,7 +93,7 @@ function send(client: number): void {
     headers,
     timeout: TIMEOUT,
     // name groups URLs by template, so one key per URL does not make one metric series per key.
-    tags: { name: template.method + ' ' + template.path, kind: r.kind, client: r.client, window: elapsedUs < WARMUP_US ? 'warmup' : 'measured' },
+    tags: { name: template.name, kind: r.kind, client: r.client, window: elapsedUs < WARMUP_US ? 'warmup' : 'measured' },
   });
 }
 `;

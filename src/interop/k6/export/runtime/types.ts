@@ -43,5 +43,7 @@ interface RequestTemplate {
   path: string;
   headers: Record<string, string>;
   body: string | null;
+  /** The tag \`name\`: method and path as the profile writes them, one metric series per template (and no value read from the environment). */
+  name: string;
 }
 `;
