@@ -50,6 +50,8 @@ module.exports = {
     stage('sweep', ['pipeline', 'driver', 'model', 'analysis', 'profile', 'schedule', 'recorder', 'workers']),
     // Other load generators' formats: a profile exported (its schedule's curves and laws), a script's options judged by the realism flags.
     stage('interop', ['profile', 'schedule', 'analysis']),
+    // Production request traces: read streamed, their statistics; what a profile needs to reproduce them.
+    stage('trace', ['profile', 'schedule']),
     // The reference service is a target: it speaks memcached with the driver's own codec.
     stage('serve', ['profile', 'driver']),
     {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the system programs the tests run for real (memcached, headless Chromium, Prometheus, HdrHistogram's Java tools) when they are
+# Installs the system programs the tests run for real (memcached, headless Chromium, Prometheus, HdrHistogram's Java tools, zstd) when they are
 # missing. Runs as `npm test`'s pretest, so the README's test command works on a fresh machine.
 set -euo pipefail
 needed=()
@@ -10,6 +10,8 @@ command -v prometheus >/dev/null 2>&1 || needed+=(prometheus)
 # Debian's HdrHistogram for Java: test/cli/hlog-java.test.ts reads latency.hlog with its HistogramLogProcessor.
 [ -f /usr/share/java/hdrhistogram.jar ] || needed+=(libhdrhistogram-java)
 command -v java >/dev/null 2>&1 || needed+=(default-jre-headless)
+# test/cli/trace.test.ts compresses its generated traces as the public ones are (zstd).
+command -v zstd >/dev/null 2>&1 || needed+=(zstd)
 [ ${#needed[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
   echo "tests need: ${needed[*]} — install them (apt-get install ${needed[*]}) or run as root" >&2

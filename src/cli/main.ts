@@ -15,6 +15,7 @@ import { run } from './commands/run.ts';
 import { schema } from './commands/schema.ts';
 import { serve } from './commands/serve.ts';
 import { sweep } from './commands/sweep.ts';
+import { trace } from './commands/trace.ts';
 import { validate } from './commands/validate.ts';
 import { CommandLineError, exitCodeFor } from './errors.ts';
 import { checkOptionValues, type DeclaredOptions, describeParseFailure, joinDashedValues } from './options.ts';
@@ -23,7 +24,7 @@ import { settleOutputs, watchStandardOutput } from './outputs.ts';
 import { catchInterruptions, lingerUntilSignal } from './signals.ts';
 
 /** Every command, for the messages about a command line that names none or a wrong one. */
-const COMMANDS_WITH_BUILDERS = [run, validate, lint, qualify, calibrate, sweep, merge, k8s, report, compare, history, serve, schema, exportCommand] as const;
+const COMMANDS_WITH_BUILDERS = [run, validate, lint, qualify, calibrate, sweep, merge, k8s, report, compare, history, serve, schema, exportCommand, trace] as const;
 const COMMANDS: readonly { command: string }[] = COMMANDS_WITH_BUILDERS;
 
 /** Parses argv, runs one command, returns the exit code. Errors become codes in one place: errors.ts. */
@@ -53,6 +54,7 @@ export async function main(given: string[]): Promise<number> {
     .command(adapt(serve, setExit, argv, outputs))
     .command(adapt(schema, setExit, argv, outputs))
     .command(adapt(exportCommand, setExit, argv, outputs))
+    .command(adapt(trace, setExit, argv, outputs))
     .completion('completion', 'print a bash/zsh completion script (stampede completion >> ~/.bashrc)')
     // Options from STAMPEDE_* variables (STAMPEDE_TARGET, STAMPEDE_MAX_STEPS, …): the command line wins over them, and
     // they over the profile. Each command takes the ones naming its options and sets the others aside (adapt).
