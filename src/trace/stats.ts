@@ -1,6 +1,6 @@
-import * as hdr from 'hdr-histogram-js';
 import { GrowableArray } from './growable.ts';
 import { isWrite, OTHER_OPERATION, TRACE_OPERATIONS, type TraceRequest } from './request.ts';
+import { SizeHistogram } from './size-histogram.ts';
 import { fitZipf, type ZipfFit } from './zipf-fit.ts';
 
 /*
@@ -64,8 +64,10 @@ export class TraceStatistics {
   private readonly keyIds = new Map<string, number>();
   private readonly keyNames: string[] = [];
   private readonly keyCounts = new GrowableArray();
-  /** Each key's requests of even index: the half its popularity rank is fitted from (zipf-fit.ts says why). */
+  /** Each key's requests in one random half: the half its popularity rank is fitted from (zipf-fit.ts says why). */
   private readonly keyCountsEven = new GrowableArray();
+  /** xorshift32: which half a request falls in, drawn (not its parity: a trace of alternating callers would split by caller). */
+  private halfState = 0x9e3779b9;
   private readonly keyBytes = new GrowableArray();
   private readonly valueBytes = new GrowableArray();
   private readonly perSecond = new GrowableArray();
@@ -74,9 +76,10 @@ export class TraceStatistics {
   private readonly ttls = new Map<number, number>();
   private writes = 0;
   private readonly clients = new Map<string, number>();
-  private readonly valueSizes = hdr.build({ bitBucketSize: 32, numberOfSignificantValueDigits: 2, lowestDiscernibleValue: 1, autoResize: true });
-  private valueSizeSum = 0;
-  private requestsWithValue = 0;
+  /** Value sizes of every request that carries one. */
+  readonly valueSizes = new SizeHistogram();
+  /** Value sizes per operation (index as `operations`): what each kind of request carries. */
+  readonly valueSizesByOperation = Array.from({ length: OTHER_OPERATION + 1 }, () => new SizeHistogram());
   private minute = 0;
   private minuteRequests = 0;
   private readonly minuteTop = new MinuteTopKeys(HOT_KEYS_PER_MINUTE);
@@ -98,9 +101,8 @@ export class TraceStatistics {
     }
     this.clients.set(r.client, (this.clients.get(r.client) ?? 0) + 1);
     if (r.valueSize > 0) {
-      this.requestsWithValue++;
-      this.valueSizeSum += r.valueSize;
-      this.valueSizes.recordValue(r.valueSize);
+      this.valueSizes.record(r.valueSize);
+      this.valueSizesByOperation[r.operation]!.record(r.valueSize);
     }
   }
 
@@ -122,6 +124,30 @@ export class TraceStatistics {
     };
   }
 
+  /** Requests in each second of the trace (from its first), shared: what a fit follows the rate curve by. */
+  perSecondView(): Float64Array {
+    return this.perSecond.view();
+  }
+
+  /** The Zipf fit of every key's popularity but the keys named (a hot key's episode is not the keyspace's law). */
+  zipfWithout(keys: readonly string[]): ZipfFit | undefined {
+    const distinct = this.keyNames.length;
+    const counts = this.keyCounts.view();
+    const even = new Float64Array(distinct);
+    even.set(this.keyCountsEven.view());
+    const odd = counts.map((n, id) => n - even[id]!);
+    for (const key of keys) {
+      const id = this.keyIds.get(key);
+      if (id !== undefined) even[id] = odd[id] = 0;
+    }
+    return fitZipf(even, odd, distinct);
+  }
+
+  /** Every key seen, by id (first-seen order), with its requests. */
+  keysView(): { names: readonly string[]; counts: Float64Array } {
+    return { names: this.keyNames, counts: this.keyCounts.view() };
+  }
+
   private countKey(r: TraceRequest, minute: number): void {
     let id = this.keyIds.get(r.key);
     if (id === undefined) {
@@ -130,7 +156,7 @@ export class TraceStatistics {
       this.keyNames.push(r.key);
     }
     this.keyCounts.add(id, 1);
-    if ((this.requests & 1) === 0) this.keyCountsEven.add(id, 1);
+    if (this.nextHalf() === 0) this.keyCountsEven.add(id, 1);
     this.keySizeSum += r.keySize;
     this.keyBytes.set(id, r.keySize);
     if (r.valueSize > 0) this.valueBytes.set(id, r.valueSize);
@@ -140,6 +166,15 @@ export class TraceStatistics {
     }
     this.minuteRequests++;
     this.minuteTop.count(id, minute);
+  }
+
+  private nextHalf(): number {
+    let x = this.halfState;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.halfState = x >>> 0;
+    return this.halfState >>> 31;
   }
 
   private closeMinute(): void {
@@ -154,7 +189,8 @@ export class TraceStatistics {
     const perMinute: number[] = [];
     for (let m = 0; m * 60 < seconds.length; m++) {
       const span = seconds.subarray(m * 60, Math.min(seconds.length, (m + 1) * 60));
-      perMinute.push(span.reduce((a, b) => a + b, 0) / 60);
+      // The last minute may be part of one: its rate is over the seconds it holds.
+      perMinute.push(span.reduce((a, b) => a + b, 0) / span.length);
     }
     let peak = 0;
     let lowest = Number.POSITIVE_INFINITY;
@@ -175,10 +211,7 @@ export class TraceStatistics {
       workingSet += this.keyBytes.get(id) + this.valueBytes.get(id);
     }
     const sorted = Float64Array.from(counts).sort().reverse();
-    const even = new Float64Array(distinct);
-    even.set(this.keyCountsEven.view());
-    const odd = counts.map((n, id) => n - even[id]!);
-    const zipf = fitZipf(even, odd, distinct);
+    const zipf = this.zipfWithout([]);
     return {
       distinct,
       meanFrequency: distinct > 0 ? this.requests / distinct : 0,
@@ -193,15 +226,7 @@ export class TraceStatistics {
 
   private valueStats(): TraceStats['values'] {
     const h = this.valueSizes;
-    const any = this.requestsWithValue > 0;
-    return {
-      sizeMean: any ? this.valueSizeSum / this.requestsWithValue : 0,
-      p50: any ? h.getValueAtPercentile(50) : 0,
-      p90: any ? h.getValueAtPercentile(90) : 0,
-      p99: any ? h.getValueAtPercentile(99) : 0,
-      max: any ? h.maxValue : 0,
-      requestsWithValue: this.requestsWithValue,
-    };
+    return { sizeMean: h.mean, p50: h.percentile(50), p90: h.percentile(90), p99: h.percentile(99), max: h.max, requestsWithValue: h.total };
   }
 
   private operationShares(): Record<string, number> {

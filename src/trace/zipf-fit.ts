@@ -11,7 +11,7 @@
  */
 
 /** Ranks whose key the ranking half saw fewer times than this are not fitted: their rank is mostly noise. */
-const MIN_COUNT = 5;
+const MIN_COUNT = 10;
 /** Geometric bins of ranks: about 20 per decade. */
 const BIN_GROWTH = 10 ** (1 / 20);
 
@@ -20,7 +20,10 @@ export interface ZipfFit {
   alpha: number;
   /** R² of the log-log line (of little meaning near alpha 0, where a flat line explains nothing). */
   r2: number;
-  /** The typical factor between a rank's frequency and the line's (e^RMS of the log residuals): 1.05 fits well; 1.5, another shape. */
+  /**
+   * The typical factor between a rank's frequency and the line's beyond what sampling explains
+   * (e^RMS of the log residuals, less their Poisson variance): 1.0–1.1 fits; 1.5, another shape.
+   */
   deviation: number;
   /** The ranks fitted, and the binned points taken from them. */
   ranks: number;
@@ -37,6 +40,8 @@ export function fitZipf(ranking: ArrayLike<number>, reading: ArrayLike<number>, 
   while (ranks < distinct && ranking[order[ranks]!]! >= MIN_COUNT) ranks++;
   const xs: number[] = [];
   const ys: number[] = [];
+  /** The sampling variance of each point's log frequency: 1 / the requests it sums (Poisson). */
+  let noise = 0;
   for (let from = 0; from < ranks; ) {
     const to = Math.min(ranks, Math.max(from + 1, Math.floor((from + 1) * BIN_GROWTH)));
     let sum = 0;
@@ -44,15 +49,17 @@ export function fitZipf(ranking: ArrayLike<number>, reading: ArrayLike<number>, 
     if (sum > 0) {
       xs.push(Math.log((from + 1 + to) / 2));
       ys.push(Math.log(sum / (to - from)));
+      noise += 1 / sum;
     }
     from = to;
   }
   if (xs.length < 3) return undefined;
-  const { slope, r2, rms } = leastSquares(xs, ys);
-  return { alpha: Math.max(0, -slope), r2, deviation: Math.exp(rms), ranks, points: xs.length };
+  const { slope, r2, meanSquare } = leastSquares(xs, ys);
+  const excess = Math.max(0, meanSquare - noise / xs.length);
+  return { alpha: Math.max(0, -slope), r2, deviation: Math.exp(Math.sqrt(excess)), ranks, points: xs.length };
 }
 
-function leastSquares(xs: readonly number[], ys: readonly number[]): { slope: number; r2: number; rms: number } {
+function leastSquares(xs: readonly number[], ys: readonly number[]): { slope: number; r2: number; meanSquare: number } {
   const n = xs.length;
   const meanX = xs.reduce((a, b) => a + b, 0) / n;
   const meanY = ys.reduce((a, b) => a + b, 0) / n;
@@ -70,5 +77,5 @@ function leastSquares(xs: readonly number[], ys: readonly number[]): { slope: nu
   // Every point at one height (a uniform head) is a perfect horizontal line.
   const r2 = syy === 0 ? 1 : (sxy * sxy) / (sxx * syy);
   const residual = Math.max(0, syy - slope * sxy);
-  return { slope, r2, rms: Math.sqrt(residual / n) };
+  return { slope, r2, meanSquare: residual / n };
 }

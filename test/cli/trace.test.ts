@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,25 @@ describe('stampede trace stats (the real CLI)', () => {
     expect(printed.read.compressed).toBe(false);
     expect(written.stats).toEqual(printed.stats);
     expect(JSON.parse(readFileSync(join(scratch, 'plain.json'), 'utf8'))).toEqual(printed);
+  });
+
+  it('fit writes a profile that loads and runs on the model, and names what it could not fit', () => {
+    const out = join(scratch, 'fitted', 'cluster.yaml');
+    mkdirSync(join(scratch, 'fitted'));
+    const fit = stampede(['trace', 'fit', plain, '--out', out]);
+    expect(fit.stderr).toBe(`stampede: wrote ${out} (stampede run ${out})\n`);
+    expect(fit.status).toBe(0);
+    expect(fit.stdout).toMatch(/^ {2}fit: popularity: Zipf (0\.9[5-9]|1\.0[0-5])\d* \(frequencies within ×1\.\d\d of the line over the top \d+ keys\)$/m);
+    expect(fit.stdout).toMatch(/^ {2}fit: TTLs \(300s 100%\) are in production: the profile sets none yet$/m);
+    const yaml = readFileSync(out, 'utf8');
+    expect(yaml).toMatch(/^# Fitted by stampede trace fit from .*cluster\.csv \(40000 requests over 100s\)\.\n/);
+    expect(yaml).toMatch(/^phases:\n {2}- \{ type: steady, rate: 400, duration: 100s \}\n/m);
+    const run = stampede(['run', out, '--set', 'phases[0].duration=2s', '--set', 'warmup=1s', '--out', join(scratch, 'fitted-run'), '--quiet']);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const result = JSON.parse(readFileSync(join(scratch, 'fitted-run', 'result.json'), 'utf8')) as { requests: { ok: number; failed: number } };
+    expect(result.requests.ok).toBeGreaterThan(0);
+    expect(result.requests.failed).toBe(0);
   });
 
   it('bad input is exit 2 with one line naming the file, the line and the field; nothing is written', () => {

@@ -14,6 +14,10 @@ export interface SyntheticTraceSpec {
   requests: number;
   /** Requests per second, constant; timestamps are whole seconds, as in the public traces. */
   ratePerS: number;
+  /** Later rates: from `fromS` on, this many requests a second. */
+  rateChanges?: { fromS: number; ratePerS: number }[];
+  /** A hot-key episode: from `fromS` to `toS`, this share of requests goes to `key`. */
+  hot?: { key: string; fromS: number; toS: number; share: number };
   /** Keys drawn by Zipf(alpha) over this many ranks. */
   keys: number;
   zipfAlpha: number;
@@ -47,17 +51,19 @@ export function writeSyntheticTrace(file: string, spec: SyntheticTraceSpec): num
     rng,
   );
   const fd = openSync(file, 'w');
+  const clock = timestamps(spec);
   let chunk = '';
   let oneHits = 0;
   try {
     for (let i = 0; i < spec.requests; i++) {
-      const oneHit = rng.next() < (spec.oneHitShare ?? 0);
+      const second = clock();
+      const hot = spec.hot !== undefined && second >= spec.hot.fromS && second < spec.hot.toS && rng.next() < spec.hot.share;
+      const oneHit = !hot && rng.next() < (spec.oneHitShare ?? 0);
       const rank = oneHit ? spec.keys + ++oneHits : zipf.next();
-      const key = `k:${rank.toString(36)}`;
+      const key = hot ? spec.hot!.key : `k:${rank.toString(36)}`;
       const operation = pickOperation();
       const ttl = WRITES.has(operation) ? pickTtl() : 0;
-      const timestamp = (spec.start ?? 0) + Math.floor(i / spec.ratePerS);
-      chunk += `${timestamp},${key},${key.length},${valueSizeOf(rank, spec)},${pickClient()},${operation},${ttl}\n`;
+      chunk += `${(spec.start ?? 0) + second},${key},${key.length},${valueSizeOf(rank, spec)},${pickClient()},${operation},${ttl}\n`;
       if (chunk.length > 1 << 16) {
         writeSync(fd, chunk);
         chunk = '';
@@ -68,6 +74,23 @@ export function writeSyntheticTrace(file: string, spec: SyntheticTraceSpec): num
     closeSync(fd);
   }
   return spec.requests;
+}
+
+/** Each request's second: `ratePerS` requests a second, then each change's rate from its second on. */
+function timestamps(spec: SyntheticTraceSpec): () => number {
+  const changes = [...(spec.rateChanges ?? [])].sort((a, b) => a.fromS - b.fromS);
+  let second = 0;
+  let inSecond = 0;
+  let rate = spec.ratePerS;
+  return () => {
+    if (inSecond >= rate) {
+      second++;
+      inSecond = 0;
+      while (changes.length > 0 && changes[0]!.fromS <= second) rate = changes.shift()!.ratePerS;
+    }
+    inSecond++;
+    return second;
+  };
 }
 
 /** The file compressed with the zstd command (Debian's zstd, which the test dependencies install); returns the .zst path. */

@@ -1,3 +1,4 @@
+import { basename, dirname, join } from 'node:path';
 import type { Argv } from 'yargs';
 import type { ArgsOf, StampedeCommand } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
@@ -5,14 +6,18 @@ import { optionError } from '../options.ts';
 
 const builder = (yargs: Argv) =>
   yargs
-    .positional('action', { choices: ['stats'] as const, demandOption: true, describe: 'stats: the trace’s statistics, in the published per-cluster table’s terms and over time' })
+    .positional('action', {
+      choices: ['stats', 'fit'] as const,
+      demandOption: true,
+      describe: 'stats: the trace’s statistics, in the published per-cluster table’s terms and over time; fit: a profile that reproduces them',
+    })
     .positional('trace', {
       type: 'string',
       demandOption: true,
       describe: 'a request trace: timestamp,key,key size,value size,client,operation,TTL per line; plain or zstd-compressed',
     })
-    .option('out', { alias: 'o', type: 'string', default: 'trace-stats.json', describe: 'write the statistics here as JSON' })
-    .option('json', { type: 'boolean', default: false, describe: 'print the JSON on stdout instead of the table' })
+    .option('out', { alias: 'o', type: 'string', describe: 'stats: the JSON file (default trace-stats.json); fit: the profile YAML to write (required)' })
+    .option('json', { type: 'boolean', default: false, describe: 'stats: print the JSON on stdout instead of the table' })
     .option('columns', {
       type: 'string',
       describe:
@@ -24,12 +29,12 @@ const builder = (yargs: Argv) =>
 
 export const trace: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'trace <action> <trace>',
-  describe: 'read a production request trace (the public cache-trace format, or any CSV with --columns): its statistics, streamed',
-  example: ['stampede trace stats cluster52.0.zst --out cluster52-stats.json', 'the statistics of a zstd-compressed cache trace'],
+  describe: 'read a production request trace (the public cache-trace format, or any CSV with --columns), streamed: its statistics, or a profile fitted to it',
+  example: ['stampede trace fit cluster52.0.zst --out profiles/cluster52.yaml', 'a profile that reproduces a zstd-compressed cache trace'],
   builder,
   async run(args, signal, outputs) {
     if (!(args.maxMalformed >= 0 && args.maxMalformed <= 1)) throw optionError('--max-malformed', `${args.maxMalformed} is not a share between 0 and 1`, 'e.g. 0.001');
-    const { ColumnsError, layoutOf, renderTraceStats, traceStats } = await import('../../trace/index.ts');
+    const { ColumnsError, layoutOf, renderTraceStats, traceFit, traceStats } = await import('../../trace/index.ts');
     let layout: ReturnType<typeof layoutOf>;
     try {
       layout = layoutOf({ columns: args.columns, delimiter: args.delimiter, unit: args.timeUnit });
@@ -37,10 +42,35 @@ export const trace: StampedeCommand<ArgsOf<typeof builder>> = {
       if (error instanceof ColumnsError) throw optionError(error.option, error.message);
       throw error;
     }
-    const result = await traceStats(args.trace, layout, { maxMalformedShare: args.maxMalformed, signal });
-    const saved = outputs.writeJson(args.out, result);
+    const read = { maxMalformedShare: args.maxMalformed, signal };
+    if (args.action === 'fit') {
+      if (args.out === undefined) throw optionError('--out', 'trace fit needs the profile file to write', 'e.g. --out profiles/my-cluster.yaml');
+      if (args.json) throw optionError('--json', 'applies to trace stats');
+      const keysFile = `${basename(args.out).replace(/\.ya?ml$/, '')}.keys.csv`;
+      const fit = await traceFit(args.trace, layout, read, keysFile);
+      if (fit.read.interrupted) return ExitCode.Ok;
+      const saved = outputs.write(args.out, fit.yaml) && (fit.keysCsv === undefined || outputs.write(join(dirname(args.out), keysFile), fit.keysCsv));
+      await checkFitted(args.out, saved);
+      process.stdout.write(`${renderTraceStats(args.trace, fit.read, fit.stats)}${fit.notes.map((n) => `  fit: ${n}\n`).join('')}`);
+      if (saved) process.stderr.write(`stampede: wrote ${args.out}${fit.keysCsv === undefined ? '' : ` and ${keysFile}`} (stampede run ${args.out})\n`);
+      return ExitCode.Ok;
+    }
+    const out = args.out ?? 'trace-stats.json';
+    const result = await traceStats(args.trace, layout, read);
+    const saved = outputs.writeJson(out, result);
     process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderTraceStats(args.trace, result.read, result.stats));
-    if (saved && !args.json) process.stderr.write(`stampede: wrote ${args.out}\n`);
+    if (saved && !args.json) process.stderr.write(`stampede: wrote ${out}\n`);
     return ExitCode.Ok;
   },
 };
+
+/** A fitted profile that does not load is stampede's bug, not the user's input: said as such (exit 70). */
+async function checkFitted(file: string, saved: boolean): Promise<void> {
+  if (!saved) return;
+  const { loadProfile } = await import('../../profile/load.ts');
+  try {
+    await loadProfile(file);
+  } catch (error) {
+    throw new Error(`the fitted profile ${file} does not load: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,47 @@
+import { roundTo } from '../../profile/units.ts';
+import { isWrite, TRACE_OPERATIONS } from '../request.ts';
+import type { SizeHistogram } from '../size-histogram.ts';
+
+/*
+ * The trace's operation mix as the profile's: a kind per operation, weighted by its share, each
+ * write carrying the value sizes that operation carried in the trace (an empirical distribution of
+ * 32 equal-count groups, which keeps the mean). The memcached driver speaks get, set and delete:
+ * the other operations map onto the nearest of them, and the fit says which.
+ */
+
+export interface FittedMix {
+  mix: { kind: string; weight: number; valueSize?: { type: 'empirical'; values: { value: number; weight: number }[] } }[];
+  /** memcached.operations for the kinds that are not get, set or delete. */
+  operations: Record<string, 'get' | 'set' | 'delete'>;
+  notes: string[];
+}
+
+const SIZE_GROUPS = 32;
+const SPOKEN = new Set(['get', 'set', 'delete']);
+
+export function fitMix(shares: Record<string, number>, sizesByOperation: readonly SizeHistogram[]): FittedMix {
+  const mix: FittedMix['mix'] = [];
+  const operations: FittedMix['operations'] = {};
+  const notes: string[] = [];
+  const skipped: string[] = [];
+  for (const [name, share] of Object.entries(shares)) {
+    const operation = TRACE_OPERATIONS.indexOf(name as (typeof TRACE_OPERATIONS)[number]);
+    if (operation < 0) {
+      skipped.push(`${name} (${(share * 100).toPrecision(2)}%)`);
+      continue;
+    }
+    const sizes = sizesByOperation[operation]!;
+    const write = isWrite(operation);
+    mix.push({ kind: name, weight: Math.max(0.0001, roundTo(share, 4)), ...(write && sizes.total > 0 && { valueSize: empiricalSizes(sizes) }) });
+    if (!SPOKEN.has(name)) operations[name] = write ? 'set' : 'get';
+  }
+  const mapped = Object.entries(operations);
+  if (mapped.length > 0) notes.push(`sent to memcached as ${mapped.map(([kind, op]) => `${kind} → ${op}`).join(', ')}: the driver speaks get, set and delete`);
+  if (skipped.length > 0) notes.push(`left out: operations the cache-trace format does not name: ${skipped.join(', ')}`);
+  return { mix, operations, notes };
+}
+
+/** Sizes as an empirical distribution of equal-count groups, each its mean: the histogram's mean kept. */
+export function empiricalSizes(sizes: SizeHistogram): { type: 'empirical'; values: { value: number; weight: number }[] } {
+  return { type: 'empirical', values: sizes.quantileMeans(SIZE_GROUPS).map((g) => ({ value: Math.max(1, Math.round(g.value)), weight: roundTo(g.weight, 6) })) };
+}
