@@ -37,7 +37,7 @@ export function renderTraceStats(file: string, read: TraceReadSummary, stats: Tr
           : ''
       }`,
     ],
-    ['hottest minute', hottestMinute(stats)],
+    ['hot-key episodes', hotEpisodes(stats)],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
   const lines = [`trace ${file}`, ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)];
@@ -48,11 +48,12 @@ export function renderTraceStats(file: string, read: TraceReadSummary, stats: Tr
   return `${lines.join('\n')}\n`;
 }
 
-function hottestMinute(stats: TraceStats): string {
-  let hottest: TraceStats['hotKeys'][number] | undefined;
-  for (const m of stats.hotKeys) if (m.top[0] && (!hottest || m.top[0].share > hottest.top[0]!.share)) hottest = m;
-  if (!hottest) return 'none';
-  return `minute ${hottest.minute}: ${hottest.top[0]!.key} ${percent(hottest.top[0]!.share)} of its ${hottest.requests.toLocaleString('en-US')} requests`;
+function hotEpisodes(stats: TraceStats): string {
+  if (stats.durationS < 180) return 'none sought (the trace is shorter than 3 minutes)';
+  if (stats.hotKeyEpisodes.length === 0) return 'none (no key took 3× its usual share of a minute)';
+  const shown = stats.hotKeyEpisodes.slice(0, 3).map((e) => `${e.key} from ${e.start}, peak ${percent(e.peak)} of a minute`);
+  const more = stats.hotKeyEpisodes.length - shown.length;
+  return `${shown.join('; ')}${more > 0 ? `; ${more} more in the JSON` : ''}`;
 }
 
 function formatShares(entries: [string, number][]): string {

@@ -1,4 +1,5 @@
 import { GrowableArray } from './growable.ts';
+import { type HotKeyEpisode, hotKeyEpisodes } from './hot-keys.ts';
 import { isWrite, OTHER_OPERATION, TRACE_OPERATIONS, type TraceRequest } from './request.ts';
 import { SizeHistogram } from './size-histogram.ts';
 import { fitZipf, type ZipfFit } from './zipf-fit.ts';
@@ -54,6 +55,8 @@ export interface TraceStats {
   ttls: { ttlS: number; share: number }[];
   clients: { distinct: number; top: { client: string; requests: number; share: number; meanPerS: number }[] };
   hotKeys: HotKeysMinute[];
+  /** Keys whose share of some minutes rose well above their share of the trace, as keys.hot would say it (traces of 3 minutes or more). */
+  hotKeyEpisodes: HotKeyEpisode[];
 }
 
 export class TraceStatistics {
@@ -121,6 +124,7 @@ export class TraceStatistics {
       ttls: this.ttlShares(),
       clients: this.clientStats(durationS),
       hotKeys: this.hotKeys,
+      hotKeyEpisodes: durationS >= 180 ? hotKeyEpisodes(this.hotKeys, (key) => this.requestsOf(key), this.requests) : [],
     };
   }
 
@@ -141,6 +145,12 @@ export class TraceStatistics {
       if (id !== undefined) even[id] = odd[id] = 0;
     }
     return fitZipf(even, odd, distinct);
+  }
+
+  /** A key's requests. */
+  requestsOf(key: string): number {
+    const id = this.keyIds.get(key);
+    return id === undefined ? 0 : this.keyCounts.get(id);
   }
 
   /** Every key seen, by id (first-seen order), with its requests. */

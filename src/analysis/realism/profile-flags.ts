@@ -7,6 +7,8 @@ import { formatCpu, GENERATOR_LIMITS, MIN_STEADY_RUN_US, PRODUCTION_FACTOR, SMAL
 import { INCIDENT } from './incidents.ts';
 import { topKeyShare } from './key-skew.ts';
 import { trafficSizes } from './traffic-shape.ts';
+import { flag } from './flag.ts';
+import { clusterZipfRange, clustersMoreSkewed, fixedValueSize, readsOnly, uniformKeysEvidence } from './production-flags.ts';
 import type { FlagRule, RealismFlag } from './types.ts';
 
 /*
@@ -43,9 +45,9 @@ export const keySkew: FlagRule = ({ profile }) => {
         'key-skew',
         'warn',
         'uniform keys',
-        `${formatCount(profile.keys.count)} keys drawn uniformly: the top key gets ${formatShare(topKeyShare(profile.keys, 1))} of lookups`,
+        uniformKeysEvidence(profile.keys.count, formatShare(topKeyShare(profile.keys, 1))),
         INCIDENT.twitter2014b,
-        "use keys.popularity {type: zipf, s: 0.99} (or production's measured skew) — real key traffic is heavily skewed",
+        "use keys.popularity {type: zipf, s: 1.2} (or production's measured skew: stampede trace stats of its traffic) — real key traffic is skewed",
       ),
     ];
   }
@@ -55,7 +57,7 @@ export const keySkew: FlagRule = ({ profile }) => {
         'key-skew',
         'info',
         'mildly skewed keys',
-        `zipf s = ${p.s}: the top 1% of keys get ${formatShare(topKeyShare(profile.keys, Math.ceil(profile.keys.count / 100)))} of lookups`,
+        `zipf s = ${p.s}: the top 1% of keys get ${formatShare(topKeyShare(profile.keys, Math.ceil(profile.keys.count / 100)))} of lookups; ${clustersMoreSkewed(p.s)} of the ${clusterZipfRange()}, are more skewed`,
         INCIDENT.twitter2014b,
         "measure production's skew and put it in production.topKeyShares",
       ),
@@ -461,11 +463,11 @@ export const PROFILE_RULES: FlagRule[] = [
   errorRateIgnored,
   tlsUnverified,
   tlsUnused,
+  fixedValueSize,
+  readsOnly,
 ];
 
-export function flag(id: string, severity: RealismFlag['severity'], title: string, evidence: string, incident: string, fix: string): RealismFlag {
-  return { id, severity, title, evidence, incident, fix };
-}
+export { flag } from './flag.ts';
 
 function phaseUs(p: Profile['phases'][number]): number {
   return p.type === 'spike' ? (p.duration ?? p.rise + p.hold + p.decay) : p.duration;

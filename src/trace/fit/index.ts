@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
 import { roundTo } from '../../profile/units.ts';
 import type { TraceStatistics, TraceStats } from '../stats.ts';
-import { hotKeyEpisodes } from './hot-keys.ts';
 import { empiricalSizes, fitMix } from './mix.ts';
 import { fitPopularity } from './popularity.ts';
 import { ratePhases } from './rate-phases.ts';
@@ -24,8 +23,7 @@ const CLIENTS_KEPT = 20;
 
 export function fitProfileOf(trace: string, stats: TraceStats, statistics: TraceStatistics, keysFile: string): ProfileFit {
   const { names, counts } = statistics.keysView();
-  const countOf = new Map(names.map((name, id) => [name, counts[id]!]));
-  const hot = stats.durationS >= 180 ? hotKeyEpisodes(stats.hotKeys, (key) => (countOf.get(key) ?? 0) / stats.requests) : [];
+  const hot = stats.hotKeyEpisodes;
   // The keys of hot episodes are keys.hot's: the keyspace's law is fitted without them.
   const zipf = hot.length > 0 ? statistics.zipfWithout(hot.map((h) => h.key)) : stats.keys.zipf;
   const popularity = fitPopularity(zipf, names, counts, stats.requests, stats.keys.topShares);

@@ -49,13 +49,14 @@ export const REALISTIC: ProfileInput = {
   topology: REALISTIC_TOPOLOGY,
 };
 
-/** REALISTIC with some fields replaced (shallowly; `production` and `topology` merge one level deep). */
+/** REALISTIC with some fields replaced (shallowly; `production` and `topology` merge one level deep; `production: undefined` removes it). */
 export function profileWith(changes: Partial<ProfileInput> & { productionChanges?: Record<string, unknown>; topologyChanges?: Record<string, unknown> }): Profile {
   const { productionChanges, topologyChanges, ...rest } = changes;
   return makeProfile({
     ...REALISTIC,
     ...rest,
-    production: { ...REALISTIC.production, ...productionChanges },
+    // `production: undefined` drops the section: the profile says nothing of its production.
+    production: 'production' in rest && rest.production === undefined ? undefined : { ...REALISTIC.production, ...productionChanges },
     topology: { ...REALISTIC_TOPOLOGY, ...topologyChanges } as ProfileInput['topology'],
   } as never);
 }

@@ -102,6 +102,67 @@ const CASES: FlagCase[] = [
     // Without a production section: uniform keys are flagged on principle.
     trigger: () => ({ profile: profileWith({ keys: { count: 1000, popularity: { type: 'uniform' } }, production: undefined }) }),
     quiet: () => ({ profile: profileWith({ keys: { count: 1000, popularity: { type: 'zipf', s: 1.1 } }, production: undefined }) }),
+    // The range and median (1.2117) of the 51 clusters of the public table with a fitted exponent.
+    evidence:
+      /^1,000 keys drawn uniformly \(the top key gets 0\.1% of lookups\): production cache clusters are skewed, Zipf 0\.0–2\.7 over 51 Twitter production clusters, median 1\.2$/,
+  },
+  {
+    id: 'key-skew',
+    severity: 'info',
+    trigger: () => ({ profile: profileWith({ keys: { count: 100_000, popularity: { type: 'zipf', s: 0.6 } }, production: undefined }) }),
+    quiet: () => ({ profile: profileWith({ keys: { count: 100_000, popularity: { type: 'zipf', s: 0.9 } }, production: undefined }) }),
+    // 0.6: above the 12 clusters fitted at 0–0.4565, below the other 39.
+    evidence: /; 39 of the Zipf 0\.0–2\.7 over 51 Twitter production clusters, median 1\.2, are more skewed$/,
+  },
+  {
+    id: 'value-size-fixed',
+    severity: 'warn',
+    trigger: () => ({ profile: profileWith({ valueSize: 100, production: undefined }) }),
+    // Sizes spread, or production's sizes known (value-size compares with them instead).
+    quiet: () => ({ profile: profileWith({ valueSize: { type: 'lognormal', median: 400, sigma: 1 }, production: undefined }) }),
+    // The table's 53 mean value sizes: 1 B (cluster21) to 67,485 B (cluster50), median 224 B.
+    evidence: /^values all 100 B: the mean value sizes of 53 Twitter production clusters span 1 B–67\.5 KB \(median 224 B\)/,
+  },
+  {
+    id: 'value-size-fixed',
+    severity: 'warn',
+    // A memcached target is a cache too; one kind with a distribution is enough to spread the sizes.
+    trigger: () => ({ profile: profileWith({ target: 'memcached://127.0.0.1:11211', valueSize: 100, production: undefined }) }),
+    quiet: () => ({
+      profile: profileWith({
+        target: 'memcached://127.0.0.1:11211',
+        valueSize: 100,
+        mix: [
+          { kind: 'get', weight: 9 },
+          { kind: 'set', weight: 1, valueSize: { type: 'exponential', mean: 300 } },
+        ],
+        production: undefined,
+      }),
+    }),
+  },
+  {
+    id: 'reads-only',
+    severity: 'info',
+    trigger: () => ({
+      profile: profileWith({
+        target: 'memcached://127.0.0.1:11211',
+        mix: [
+          { kind: 'get', weight: 1 },
+          { kind: 'multiGet', weight: 1, batch: 10 },
+        ],
+      }),
+    }),
+    quiet: () => ({
+      profile: profileWith({
+        target: 'memcached://127.0.0.1:11211',
+        mix: [
+          { kind: 'get', weight: 9 },
+          { kind: 'update', weight: 1 },
+        ],
+        memcached: { operations: { update: 'set' } },
+      }),
+    }),
+    evidence: /^every request is a get: 45 of 53 Twitter production clusters also write \(set, add, cas, incr, delete\), 20 of them in more than 30% of requests$/,
   },
   {
     id: 'no-hot-key',

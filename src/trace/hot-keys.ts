@@ -1,9 +1,9 @@
-import { roundTo } from '../../profile/units.ts';
-import type { HotKeysMinute } from '../stats.ts';
+import { roundTo } from '../profile/units.ts';
+import type { HotKeysMinute } from './stats.ts';
 
 /*
  * Hot-key episodes from the minute-by-minute top keys: a key whose share of a minute rises well
- * above its share of the whole trace (3×, and at least 1% of the minute) is having an episode, as
+ * above its usual share (3×, and at least 1% of the minute) is having an episode, as
  * the viral tweet did. Each run of such minutes becomes a `keys.hot` entry: it starts at the first
  * minute, rises to its peak (its share of that minute's draws, as keys.hot counts a peak), holds
  * while within 90% of it, and decays with the half-life its minutes after the hold show.
@@ -18,22 +18,34 @@ export interface HotKeyEpisode {
   halfLife?: string;
 }
 
-const ABOVE_OVERALL = 3;
+const ABOVE_USUAL = 3;
 const MIN_SHARE = 0.01;
 const MOST_EPISODES = 10;
 
-/** Episodes of the trace's hot keys, the highest peaks first; `overallShare` is a key's share of the whole trace. */
-export function hotKeyEpisodes(minutes: readonly HotKeysMinute[], overallShare: (key: string) => number): HotKeyEpisode[] {
-  const sharesByKey = new Map<string, Map<number, number>>();
-  for (const m of minutes)
-    for (const { key, share } of m.top)
-      if (share >= MIN_SHARE && share >= ABOVE_OVERALL * overallShare(key)) sharesByKey.set(key, (sharesByKey.get(key) ?? new Map()).set(m.minute, share));
+/**
+ * Episodes of the trace's hot keys, the highest peaks first. A key's usual share is its share of
+ * the minutes it was not among the busiest (or of the whole trace, when it always was): a key hot
+ * for a while counts its own episode into its whole-trace share, so that share would hide it.
+ */
+export function hotKeyEpisodes(minutes: readonly HotKeysMinute[], requestsOf: (key: string) => number, requests: number): HotKeyEpisode[] {
+  const topMinutes = new Map<string, { minute: number; share: number; requests: number }[]>();
+  for (const m of minutes) for (const { key, share } of m.top) topMinutes.set(key, [...(topMinutes.get(key) ?? []), { minute: m.minute, share, requests: m.requests }]);
   const episodes: (HotKeyEpisode & { peakShare: number })[] = [];
-  for (const [key, shares] of sharesByKey) for (const run of runsOf(shares)) episodes.push(episodeOf(key, run));
+  for (const [key, seen] of topMinutes) {
+    const usual = usualShare(requestsOf(key), requests, seen);
+    const hot = new Map(seen.filter((m) => m.share >= MIN_SHARE && m.share >= ABOVE_USUAL * usual).map((m) => [m.minute, m.share]));
+    for (const run of runsOf(hot)) episodes.push(episodeOf(key, run));
+  }
   return episodes
     .sort((a, b) => b.peakShare - a.peakShare)
     .slice(0, MOST_EPISODES)
     .map(({ peakShare: _, ...episode }) => episode);
+}
+
+function usualShare(keyRequests: number, requests: number, seen: readonly { share: number; requests: number }[]): number {
+  const inSeen = seen.reduce((sum, m) => sum + m.share * m.requests, 0);
+  const seenRequests = seen.reduce((sum, m) => sum + m.requests, 0);
+  return requests > seenRequests ? Math.max(0, keyRequests - inSeen) / (requests - seenRequests) : keyRequests / requests;
 }
 
 /** Consecutive minutes of one key's episode shares, as [minute, share] runs. */
