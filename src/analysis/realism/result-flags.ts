@@ -52,12 +52,16 @@ export const coordinatedOmission: FlagRule = ({ result }) => {
       ),
     ];
   }
+  // Late sends are the generator's only when its pacer slipped; sends that waited for a connection the
+  // target held (or closed) are the target's saturation, which analysis.saturation reports.
+  const slipped = g.dispatchLatenessUs.p99;
+  if (slipped <= Math.max(1000, 0.1 * latency)) return [];
   return [
     flag(
       'coordinated-omission',
       'warn',
       'the generator fell behind its schedule',
-      `send lateness p99 ${formatUs(late)} (latency p99 ${formatUs(latency)}; counted from the intended time)`,
+      `dispatch lateness p99 ${formatUs(slipped)}, send lateness p99 ${formatUs(late)} (latency p99 ${formatUs(latency)}; counted from the intended time)`,
       INCIDENT.coordinatedOmission,
       'the latency is corrected, but the target saw the load late: add generator capacity (--workers, hosts)',
     ),

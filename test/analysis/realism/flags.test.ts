@@ -408,9 +408,21 @@ describe('coordinated omission, judged on mean lateness', () => {
 
   it('is only a warning when latency includes the lateness, even if the late requests are not the slow ones (equal p99s)', () => {
     // Means add up (latency = lateness + service time per request); p99s need not differ at all.
-    const result = resultWith({ generator: lateGenerator, latencyUs: { ...base.latencyUs, mean: base.serviceTimeUs.mean + 8000 } });
+    const slipped = { ...lateGenerator, dispatchLatenessUs: { mean: 7000, p50: 80, p99: 35_000, max: 80_000 } };
+    const result = resultWith({ generator: slipped, latencyUs: { ...base.latencyUs, mean: base.serviceTimeUs.mean + 8000 } });
     expect(result.latencyUs.p99).toBe(result.serviceTimeUs.p99);
-    expect(flagged({ profile: quietProfile, result }, 'coordinated-omission')?.severity).toBe('warn');
+    const raised = flagged({ profile: quietProfile, result }, 'coordinated-omission');
+    expect(raised?.severity).toBe('warn');
+    expect(raised?.evidence).toMatch(/^dispatch lateness p99 35ms, send lateness p99 40ms \(latency p99 .+; counted from the intended time\)$/);
+  });
+
+  it('says nothing of the generator when the late sends waited for connections the target held and the pacer kept time', () => {
+    // A target that closes every connection, or holds them all busy: the sends wait for a connection,
+    // not for the generator; analysis.saturation names the target.
+    const waited = { ...lateGenerator, waitedForConnection: 12_000 };
+    const result = resultWith({ generator: waited, latencyUs: { ...base.latencyUs, mean: base.serviceTimeUs.mean + 8000 } });
+    expect(waited.dispatchLatenessUs.p99).toBeLessThan(1000);
+    expect(flagged({ profile: quietProfile, result }, 'coordinated-omission')).toBeUndefined();
   });
 });
 
