@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HASH_NAMES, TopologySchema } from './topology/index.ts';
-import { sizeDistribution } from './distribution.ts';
+import { sizeDistribution, timeDistribution } from './distribution.ts';
 import { isPathOnTarget, parseTarget, TARGET_FORMS, TargetError } from './target.ts';
 import { duration, rate, share } from './units.ts';
 
@@ -49,6 +49,9 @@ const MixEntrySchema = z.strictObject({
   weight: z.number().positive().meta({ description: 'Relative weight of this kind in the mix.' }),
   batch: sizeDistribution.optional().meta({ description: 'Keys per request for this kind.' }),
   valueSize: sizeDistribution.optional().meta({ description: 'Value bytes for this kind.' }),
+  ttl: timeDistribution
+    .optional()
+    .meta({ description: 'Time to live the writes of this kind set (memcached: the expiry, whole seconds, rounded up; 0 never expires), e.g. 300s or an empirical mix of TTLs.' }),
 });
 const mix = z.array(MixEntrySchema).min(1).meta({ description: 'Request kinds with weights.' });
 

@@ -19,6 +19,7 @@ class ClientStream {
   readonly pickKind: () => number;
   readonly batch: Sampler[];
   readonly valueSize: Sampler[];
+  readonly ttl: (Sampler | undefined)[];
   nextAtUs: number;
 
   constructor(
@@ -32,6 +33,9 @@ class ClientStream {
     this.pickKind = cumulativePicker(client.weights, content);
     this.batch = client.batch.map((d) => createSampler(d, content));
     this.valueSize = client.valueSize.map((d) => createSampler(d, content));
+    // TTLs draw from a stream of their own: a profile that adds them changes no other draw.
+    const ttls = new Rng(deriveSeed(profile.seed, `ttl:${name}`));
+    this.ttl = client.ttl.map((d) => (d ? createSampler(d, ttls) : undefined));
     this.nextAtUs = this.arrivals.next();
   }
 }
@@ -78,6 +82,7 @@ class MergedSchedule implements Schedule {
     into.kind = stream.client.kinds[option]!;
     into.batchSize = batchSize;
     into.valueSize = stream.valueSize[option]!();
+    into.ttlUs = stream.ttl[option]?.() ?? 0;
     into.keys = this.fillKeys(stream.keys, batchSize, earliest - this.plan.warmupUs);
     stream.nextAtUs = stream.arrivals.next();
     return true;

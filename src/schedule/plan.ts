@@ -15,6 +15,8 @@ export interface ResolvedClient {
   weights: number[];
   batch: Distribution[];
   valueSize: Distribution[];
+  /** The TTL each kind's writes set; undefined: none. */
+  ttl: (Distribution | undefined)[];
 }
 
 export function measuredDurationUs(profile: Profile): number {
@@ -38,6 +40,7 @@ export function resolveClients(profile: Profile, kinds: string[]): ResolvedClien
       weights: mix.map((m) => m.weight),
       batch: mix.map((m) => m.batch ?? spec.batch ?? profile.batch),
       valueSize: mix.map((m) => m.valueSize ?? spec.valueSize ?? profile.valueSize),
+      ttl: mix.map((m) => m.ttl),
     };
   });
   return applyShifts(resolved, shiftEvents(profile), endUs);

@@ -21,12 +21,14 @@ export interface ScheduledRequest {
   batchSize: number;
   /** Value bytes (for writes; drivers may ignore it for reads). */
   valueSize: number;
+  /** Time to live a write sets, µs; 0 when its kind sets none (never expires). */
+  ttlUs: number;
   /** Key ids: 0..keyCount-1 follow the popularity law, keyCount+j is hot key j. */
   keys: Uint32Array;
 }
 
 export function emptyRequest(): ScheduledRequest {
-  return { seq: -1, intendedAtUs: 0, client: 0, kind: 0, batchSize: 0, valueSize: 0, keys: new Uint32Array(0) };
+  return { seq: -1, intendedAtUs: 0, client: 0, kind: 0, batchSize: 0, valueSize: 0, ttlUs: 0, keys: new Uint32Array(0) };
 }
 
 /** A linear piece of a rate curve: rate goes from `fromRps` at `startUs` to `toRps` at `endUs`. */

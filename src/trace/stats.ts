@@ -77,6 +77,8 @@ export class TraceStatistics {
   private readonly operations = new Float64Array(OTHER_OPERATION + 1);
   private readonly otherOperations = new Map<string, number>();
   private readonly ttls = new Map<number, number>();
+  /** TTL (seconds) → writes, per operation (index as `operations`). */
+  readonly ttlsByOperation = Array.from({ length: OTHER_OPERATION + 1 }, () => new Map<number, number>());
   private writes = 0;
   private readonly clients = new Map<string, number>();
   /** Value sizes of every request that carries one. */
@@ -101,6 +103,8 @@ export class TraceStatistics {
     if (isWrite(r.operation)) {
       this.writes++;
       this.ttls.set(r.ttl, (this.ttls.get(r.ttl) ?? 0) + 1);
+      const byOperation = this.ttlsByOperation[r.operation]!;
+      byOperation.set(r.ttl, (byOperation.get(r.ttl) ?? 0) + 1);
     }
     this.clients.set(r.client, (this.clients.get(r.client) ?? 0) + 1);
     if (r.valueSize > 0) {

@@ -49,10 +49,11 @@ describe('stampede trace stats (the real CLI)', () => {
     expect(fit.stderr).toBe(`stampede: wrote ${out} (stampede run ${out})\n`);
     expect(fit.status).toBe(0);
     expect(fit.stdout).toMatch(/^ {2}fit: popularity: Zipf (0\.9[5-9]|1\.0[0-5])\d* \(frequencies within ×1\.\d\d of the line over the top \d+ keys\)$/m);
-    expect(fit.stdout).toMatch(/^ {2}fit: TTLs \(300s 100%\) are in production: the profile sets none yet$/m);
+    expect(fit.stdout).toMatch(/^ {2}fit: TTLs: each write kind sets its own \(300s 100% of all writes\); the model applies its caches' ttl instead$/m);
     const yaml = readFileSync(out, 'utf8');
     expect(yaml).toMatch(/^# Fitted by stampede trace fit from .*cluster\.csv \(40000 requests over 100s\)\.\n/);
     expect(yaml).toMatch(/^phases:\n {2}- \{ type: steady, rate: 400, duration: 100s \}\n/m);
+    expect(yaml).toMatch(/^ {4}ttl: 300s$/m);
     const run = stampede(['run', out, '--set', 'phases[0].duration=2s', '--set', 'warmup=1s', '--out', join(scratch, 'fitted-run'), '--quiet']);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);

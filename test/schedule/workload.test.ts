@@ -206,3 +206,58 @@ describe('determinism', () => {
     );
   });
 });
+
+describe('TTLs of writes', () => {
+  const base: ProfileInput = {
+    name: 'ttl',
+    phases: [{ type: 'steady', rate: 2000, duration: '10s' }],
+    keys: { count: 1000, popularity: { type: 'zipf', s: 1 } },
+    valueSize: { type: 'exponential', mean: 300 },
+    mix: [
+      { kind: 'get', weight: 8 },
+      { kind: 'set', weight: 2 },
+    ],
+  };
+  const requests = (input: ProfileInput) => {
+    const schedule = createSchedule(makeProfile(input));
+    const out: { kind: string; t: number; size: number; key: number; ttlUs: number }[] = [];
+    const r = emptyRequest();
+    while (schedule.next(r)) out.push({ kind: schedule.plan.kinds[r.kind]!, t: r.intendedAtUs, size: r.valueSize, key: r.keys[0]!, ttlUs: r.ttlUs });
+    return out;
+  };
+
+  it('each write of a kind with a ttl carries one drawn from it; other kinds carry none; no other draw of the schedule moves', () => {
+    fc.assert(
+      fc.property(seeds, (seed) => {
+        const without = requests({ ...base, seed });
+        const withTtl = requests({
+          ...base,
+          seed,
+          mix: [
+            { kind: 'get', weight: 8 },
+            {
+              kind: 'set',
+              weight: 2,
+              ttl: {
+                type: 'empirical',
+                values: [
+                  { value: '300s', weight: 3 },
+                  { value: '1h', weight: 1 },
+                ],
+              } as never,
+            },
+          ],
+        });
+        expect(withTtl.map(({ ttlUs: _, ...r }) => r)).toEqual(without.map(({ ttlUs: _, ...r }) => r));
+        expect(without.every((r) => r.ttlUs === 0)).toBe(true);
+        const sets = withTtl.filter((r) => r.kind === 'set');
+        expect(withTtl.filter((r) => r.kind === 'get').every((r) => r.ttlUs === 0)).toBe(true);
+        expect(new Set(sets.map((r) => r.ttlUs))).toEqual(new Set([300e6, 3600e6]));
+        // 3:1 over ~4,000 sets: the 300 s share within 4 binomial standard deviations of 75%.
+        const short = sets.filter((r) => r.ttlUs === 300e6).length / sets.length;
+        expect(Math.abs(short - 0.75)).toBeLessThan(4 * Math.sqrt((0.75 * 0.25) / sets.length));
+      }),
+      { numRuns: 5 },
+    );
+  });
+});

@@ -24,6 +24,10 @@ const SPEC: SyntheticTraceSpec = {
   zipfAlpha: 0.9,
   operations: { get: 0.75, set: 0.15, add: 0.04, delete: 0.04, incr: 0.02 },
   valueSizeMean: 500,
+  ttls: [
+    { ttlS: 60, weight: 3 },
+    { ttlS: 86_400, weight: 1 },
+  ],
   clients: [
     { id: 'timeline', weight: 7 },
     { id: 'search svc', weight: 3 },
@@ -76,6 +80,13 @@ describe('trace fit: a profile that reproduces the trace it was fitted to', () =
     expect(Math.abs(meanOf(profile.mix.find((m) => m.kind === 'set')!.valueSize) / means.set - 1)).toBeLessThanOrEqual(0.05);
     expect(profile.mix.find((m) => m.kind === 'get')!.valueSize).toBeUndefined();
     expect(profile.memcached.operations).toEqual({ add: 'set', incr: 'set' });
+    // Each write kind sets the TTLs it set in the trace (3:1), in µs once loaded; reads set none.
+    const setTtl = profile.mix.find((m) => m.kind === 'set')!.ttl;
+    expect(setTtl?.type).toBe('empirical');
+    const ttls = (setTtl as { values: { value: number; weight: number }[] }).values;
+    expect(ttls.map((t) => t.value)).toEqual([60_000_000, 86_400_000_000]);
+    expect(Math.abs(ttls[0]!.weight - 0.75)).toBeLessThan(0.03);
+    expect(profile.mix.find((m) => m.kind === 'get')!.ttl).toBeUndefined();
     expect(profile.clients.map((c) => c.name)).toEqual(['client-timeline', 'client-search_svc']);
     expect(Math.abs(profile.clients[0]!.share! - 0.7)).toBeLessThan(0.01);
     // 200/s for 300 s, then 400/s for the rest (180,000 − 60,000 = 120,000 requests: 300 s).

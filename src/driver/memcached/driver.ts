@@ -31,6 +31,16 @@ async function runMemcached(context: RunContext, servers: ServerAddress[], optio
   return run.execute(new MemcachedTransport(run, settings, servers, added), context.signal);
 }
 
+/** memcached reads an expiry over 30 days as a Unix time, not a duration. */
+const RELATIVE_EXPIRY_LIMIT_S = 30 * 24 * 3600;
+
+/** A TTL as memcached's expiry field: whole seconds rounded up (a TTL under a second still expires), absolute past 30 days; 0 never expires. */
+function expiryOf(ttlUs: number): number {
+  if (ttlUs <= 0) return 0;
+  const seconds = Math.ceil(ttlUs / 1_000_000);
+  return seconds <= RELATIVE_EXPIRY_LIMIT_S ? seconds : Math.floor(Date.now() / 1000) + seconds;
+}
+
 class MemcachedTransport implements Transport, MemcachedOwner {
   private readonly sharding: Sharding;
   /** connections[shard * perShard + i] */
@@ -111,7 +121,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
       this.partsPending[slot] = 1;
       const key = ks.keyName(keyId);
       if (op === OPERATION.get) c.get(slot, key);
-      else if (op === OPERATION.set) c.set(slot, key, this.slab, request.valueSize, 0);
+      else if (op === OPERATION.set) c.set(slot, key, this.slab, request.valueSize, expiryOf(request.ttlUs));
       else c.delete(slot, key);
       return;
     }

@@ -27,14 +27,16 @@ export function fitProfileOf(trace: string, stats: TraceStats, statistics: Trace
   // The keys of hot episodes are keys.hot's: the keyspace's law is fitted without them.
   const zipf = hot.length > 0 ? statistics.zipfWithout(hot.map((h) => h.key)) : stats.keys.zipf;
   const popularity = fitPopularity(zipf, names, counts, stats.requests, stats.keys.topShares);
-  const mix = fitMix(stats.operations, statistics.valueSizesByOperation);
+  const mix = fitMix(stats.operations, statistics.valueSizesByOperation, statistics.ttlsByOperation);
   const notes = [
     ...mix.notes,
     ...popularityNotes(popularity),
     'topology (the model only): a look-aside cache holding every key, its service times guessed: calibrate them (stampede calibrate)',
   ];
   if (stats.ttls.some((t) => t.ttlS > 0))
-    notes.push(`TTLs (${stats.ttls.map((t) => `${t.ttlS}s ${(t.share * 100).toFixed(0)}%`).join(', ')}) are in production: the profile sets none yet`);
+    notes.push(
+      `TTLs: each write kind sets its own (${stats.ttls.map((t) => `${t.ttlS}s ${(t.share * 100).toFixed(0)}%`).join(', ')} of all writes); the model applies its caches' ttl instead`,
+    );
   if (stats.keys.oneHitWonderRatio > 0.01) notes.push(`one-hit wonders (${(stats.keys.oneHitWonderRatio * 100).toFixed(1)}% of keys) are drawn from the fitted popularity's tail`);
   const profile: Record<string, unknown> = {
     name: profileName(trace),

@@ -5,12 +5,17 @@ import type { SizeHistogram } from '../size-histogram.ts';
 /*
  * The trace's operation mix as the profile's: a kind per operation, weighted by its share, each
  * write carrying the value sizes that operation carried in the trace (an empirical distribution of
- * 32 equal-count groups, which keeps the mean). The memcached driver speaks get, set and delete:
+ * 32 equal-count groups, which keeps the mean) and the TTLs it set. The memcached driver speaks get, set and delete:
  * the other operations map onto the nearest of them, and the fit says which.
  */
 
 export interface FittedMix {
-  mix: { kind: string; weight: number; valueSize?: { type: 'empirical'; values: { value: number; weight: number }[] } }[];
+  mix: {
+    kind: string;
+    weight: number;
+    valueSize?: { type: 'empirical'; values: { value: number; weight: number }[] };
+    ttl?: string | { type: 'empirical'; values: { value: string; weight: number }[] };
+  }[];
   /** memcached.operations for the kinds that are not get, set or delete. */
   operations: Record<string, 'get' | 'set' | 'delete'>;
   notes: string[];
@@ -19,7 +24,7 @@ export interface FittedMix {
 const SIZE_GROUPS = 32;
 const SPOKEN = new Set(['get', 'set', 'delete']);
 
-export function fitMix(shares: Record<string, number>, sizesByOperation: readonly SizeHistogram[]): FittedMix {
+export function fitMix(shares: Record<string, number>, sizesByOperation: readonly SizeHistogram[], ttlsByOperation: readonly Map<number, number>[]): FittedMix {
   const mix: FittedMix['mix'] = [];
   const operations: FittedMix['operations'] = {};
   const notes: string[] = [];
@@ -32,13 +37,26 @@ export function fitMix(shares: Record<string, number>, sizesByOperation: readonl
     }
     const sizes = sizesByOperation[operation]!;
     const write = isWrite(operation);
-    mix.push({ kind: name, weight: Math.max(0.0001, roundTo(share, 4)), ...(write && sizes.total > 0 && { valueSize: empiricalSizes(sizes) }) });
+    const ttl = write ? ttlOf(ttlsByOperation[operation]!) : undefined;
+    mix.push({ kind: name, weight: Math.max(0.0001, roundTo(share, 4)), ...(write && sizes.total > 0 && { valueSize: empiricalSizes(sizes) }), ...(ttl !== undefined && { ttl }) });
     if (!SPOKEN.has(name)) operations[name] = write ? 'set' : 'get';
   }
   const mapped = Object.entries(operations);
   if (mapped.length > 0) notes.push(`sent to memcached as ${mapped.map(([kind, op]) => `${kind} → ${op}`).join(', ')}: the driver speaks get, set and delete`);
   if (skipped.length > 0) notes.push(`left out: operations the cache-trace format does not name: ${skipped.join(', ')}`);
   return { mix, operations, notes };
+}
+
+/** TTLs kept per kind: the most common; the rest (a long tail of odd values) share their weight. */
+const TTLS_KEPT = 8;
+
+/** The TTLs one operation's writes set: one value, or the most common as an empirical mix; undefined when none sets one. */
+function ttlOf(ttls: Map<number, number>): FittedMix['mix'][number]['ttl'] {
+  const common = [...ttls.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, TTLS_KEPT);
+  if (common.length === 0 || (common.length === 1 && common[0]![0] === 0)) return undefined;
+  if (common.length === 1) return `${common[0]![0]}s`;
+  const total = common.reduce((sum, [, n]) => sum + n, 0);
+  return { type: 'empirical', values: common.map(([ttlS, n]) => ({ value: `${ttlS}s`, weight: roundTo(n / total, 6) })) };
 }
 
 /** Sizes as an empirical distribution of equal-count groups, each its mean: the histogram's mean kept. */
