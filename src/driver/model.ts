@@ -5,7 +5,7 @@ import { requireTopology } from '../profile/topology-required.ts';
 import type { Profile } from '../profile/types.ts';
 import type { DriverReport, ModelDivergence, ModelReport, TimelineOutcome } from '../recorder/driver-report.ts';
 import { planTimeline } from './timeline/steps.ts';
-import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../recorder/gauges.ts';
+import { SHARED_GAUGES, defineGauge, gaugeKey, intervalMaxOf, type GaugeSpec } from '../recorder/gauges.ts';
 import type { Recorder } from '../recorder/types.ts';
 import { emptyRequest, type Schedule } from '../schedule/types.ts';
 import { ClosedLoopUsers, type UserSender } from './model-users.ts';
@@ -30,7 +30,7 @@ export interface ModelDriverOptions {
 /** The run-wide gauges the driver itself measures; the model's components declare their own. */
 const RUN_GAUGES = {
   inFlight: SHARED_GAUGES.inFlight,
-  inFlightMax: defineGauge('inFlightMax', 'count', 'queues', 'most user requests in flight at any moment of the interval'),
+  inFlightMax: intervalMaxOf(SHARED_GAUGES.inFlight, defineGauge('inFlightMax', 'count', 'queues', 'most user requests in flight at any moment of the interval')),
   goodputRps: defineGauge('goodputRps', 'rps', 'rates', 'user requests completed successfully per second'),
   throughputRps: defineGauge('throughputRps', 'rps', 'rates', 'requests finished by entry services per second, successful or not'),
 } as const;

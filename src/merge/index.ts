@@ -59,10 +59,12 @@ export async function mergeRuns(dirs: readonly string[], options: MergeOptions):
       hlog: (chunk) => hlog.write(chunk),
       onInterval: (interval) => intervalLog.write(`${JSON.stringify(interval)}\n`),
     });
+    const catalog = Object.fromEntries(driver.gauges.map((g) => [g.name, g]));
+    recorder.digest.declareGauges(catalog);
     await mergeSegmentIntervals(
       segments.map((s) => s.dir),
       recorder,
-      Object.fromEntries(driver.gauges.map((g) => [g.name, g])),
+      catalog,
     );
   } finally {
     await Promise.all([hlog.close(), intervalLog.close()]);

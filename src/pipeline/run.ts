@@ -128,7 +128,10 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
         observer?.(liveInterval(recorder, schedule.plan, interval, gauges, run, steps));
       },
     });
-    const declareGauges = (specs: Parameters<typeof gaugeCatalog>[0]) => void (gauges = gaugeCatalog(specs));
+    const declareGauges = (specs: Parameters<typeof gaugeCatalog>[0]) => {
+      gauges = gaugeCatalog(specs);
+      recorder.digest.declareGauges(gauges);
+    };
     const report = await driver.run({ profile: sent, schedule, recorder, signal: stop.signal, declareGauges });
     recorder.flush();
     const finishedAt = new Date();

@@ -31,12 +31,27 @@ export interface GaugeSpec {
   readonly help: string;
   /** Set on a count of events (unit `count`); absent on a level. */
   readonly counts?: GaugeCounts;
+  /** Set on the per-interval maximum of a point-sampled gauge: that gauge's name. */
+  readonly maxOf?: string;
 }
 
 export function defineGauge(name: string, unit: GaugeUnit, family: GaugeFamily, help: string, counts?: GaugeCounts): GaugeSpec {
   if (!/^[a-zA-Z][a-zA-Z0-9]*$/.test(name)) throw new Error(`gauge name "${name}": camelCase letters and digits only`);
   if (counts !== undefined && unit !== 'count') throw new Error(`gauge "${name}": only a count counts events`);
   return Object.freeze({ name, unit, family, help, ...(counts !== undefined && { counts }) });
+}
+
+/**
+ * Marks `max` (declared `<name>Max`, in `of`'s unit and family) as the most `of` reached at any
+ * moment of each interval. A point sample misses what happens between two samples (a thread burst
+ * just before an OOM kill), so a reader judging a peak reads this series (see `peakKey`).
+ */
+export function intervalMaxOf(of: GaugeSpec, max: GaugeSpec): GaugeSpec {
+  if (of.counts !== undefined) throw new Error(`gauge "${of.name}": a count has no interval maximum`);
+  if (max.name !== `${of.name}Max` || max.unit !== of.unit || max.family !== of.family || max.counts !== undefined) {
+    throw new Error(`gauge "${max.name}": the interval maximum of "${of.name}" is "${of.name}Max", a level in its unit and family`);
+  }
+  return Object.freeze({ ...max, maxOf: of.name });
 }
 
 /** The interval key of a gauge: `name`, or `name.instance` for one per component. */
@@ -70,6 +85,16 @@ export function gaugeCatalog(specs: Iterable<GaugeSpec>): Record<string, GaugeSp
 /** The spec of an interval key, or undefined when the run did not declare it. */
 export function specOf(catalog: GaugeCatalog, key: string): GaugeSpec | undefined {
   return catalog[parseGaugeKey(key).name];
+}
+
+/**
+ * The key whose series holds `key`'s peaks: its per-interval maximum when the run declared one
+ * (`defineIntervalMax`), else `key` itself — its samples are all there is.
+ */
+export function peakKey(catalog: GaugeCatalog, key: string): string {
+  const { name, instance } = parseGaugeKey(key);
+  const max = Object.values(catalog).find((spec) => spec.maxOf === name);
+  return max === undefined ? key : gaugeKey(max, instance);
 }
 
 /** Gauges more than one measurer reports: the model's caches and a real memcached cluster, say. */

@@ -5,9 +5,11 @@
  * - per gauge: min, max and last over every interval, and the mean over the measured ones;
  * - a series of at most SERIES_POINTS points for the charts: while the run is short, the intervals
  *   themselves; when it outgrows that, neighbours merge pairwise (counts summed, goodput averaged,
- *   gauges averaged, latency p50 averaged and p99/max the worst interval's), so each point covers
- *   `spanMs` (a power of two of intervals).
+ *   gauges averaged — a per-interval maximum takes the larger, so a peak survives the merge —,
+ *   latency p50 averaged and p99/max the worst interval's), so each point covers `spanMs` (a power
+ *   of two of intervals).
  */
+import { parseGaugeKey, type GaugeCatalog } from './gauges.ts';
 
 /** The file, in the run folder, with every interval (one JSON object a line). */
 export const INTERVALS_FILE = 'intervals.jsonl';
@@ -71,13 +73,20 @@ export class IntervalDigest {
   private open: IntervalResult | undefined;
   private openCount = 0;
   private readonly gauges = new Map<string, GaugeAccumulator>();
+  /** Names of the gauges that are per-interval maxima (`maxOf`): merged by the larger value. */
+  private readonly maxima = new Set<string>();
 
   constructor(private readonly intervalUs: number) {}
+
+  /** The run's gauge specs, as the driver declares them (before its first interval). */
+  declareGauges(catalog: GaugeCatalog): void {
+    for (const spec of Object.values(catalog)) if (spec.maxOf !== undefined) this.maxima.add(spec.name);
+  }
 
   add(interval: IntervalResult): void {
     this.count++;
     this.addGauges(interval);
-    this.open = this.open ? mergePoints(this.open, this.openCount, interval, 1, this.intervalUs) : { ...interval };
+    this.open = this.open ? mergePoints(this.open, this.openCount, interval, 1, this.intervalUs, this.maxima) : { ...interval };
     if (++this.openCount < this.span) return;
     this.series.push(this.open);
     this.open = undefined;
@@ -114,7 +123,7 @@ export class IntervalDigest {
     const merged: IntervalResult[] = [];
     for (let i = 0; i < this.series.length; i += 2) {
       const b = this.series[i + 1];
-      merged.push(b ? mergePoints(this.series[i]!, this.span, b, this.span, this.intervalUs) : this.series[i]!);
+      merged.push(b ? mergePoints(this.series[i]!, this.span, b, this.span, this.intervalUs, this.maxima) : this.series[i]!);
     }
     this.series.splice(0, this.series.length, ...merged);
     this.span *= 2;
@@ -122,10 +131,13 @@ export class IntervalDigest {
 }
 
 /** Two neighbouring points covering `na` and `nb` intervals as one. */
-function mergePoints(a: IntervalResult, na: number, b: IntervalResult, nb: number, intervalUs: number): IntervalResult {
+function mergePoints(a: IntervalResult, na: number, b: IntervalResult, nb: number, intervalUs: number, maxima: ReadonlySet<string>): IntervalResult {
   const weighted = (x: number, y: number) => (x * na + y * nb) / (na + nb);
   const gauges: Record<string, number> = { ...a.gauges };
-  for (const [key, value] of Object.entries(b.gauges)) gauges[key] = a.gauges[key] === undefined ? value : weighted(a.gauges[key], value);
+  for (const [key, value] of Object.entries(b.gauges)) {
+    const had = a.gauges[key];
+    gauges[key] = had === undefined ? value : maxima.has(parseGaugeKey(key).name) ? Math.max(had, value) : weighted(had, value);
+  }
   const ok = a.ok + b.ok;
   // Only the run's last interval can be cut short, so only `b` can carry coveredMs.
   const coveredMs = b.coveredMs === undefined ? undefined : ((na + nb - 1) * intervalUs) / 1000 + b.coveredMs;

@@ -1,7 +1,7 @@
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import { formatShare, formatUs, formatUsAgainst } from '../analysis/format.ts';
 import type { SloVerdict } from '../analysis/slo.ts';
-import { specOf, type GaugeUnit } from '../recorder/gauges.ts';
+import { parseGaugeKey, peakKey, specOf, type GaugeUnit } from '../recorder/gauges.ts';
 import type { BreakdownResult } from '../recorder/breakdown.ts';
 import type { LatencySummary } from '../recorder/histograms.ts';
 import type { RunResult } from '../recorder/result.ts';
@@ -84,15 +84,33 @@ export function sloTable(slo: SloVerdict): string {
   return markdownTable(['', 'check', 'measured', 'note'], rows);
 }
 
-/** Min, max and final value of every gauge the driver reported: what explains a collapse (TIME_WAIT, queues, hit ratio). */
+/**
+ * Min, max and final value of every gauge the driver reported: what explains a collapse (TIME_WAIT,
+ * queues, hit ratio). A point-sampled gauge with a per-interval maximum shows that maximum beside
+ * its samples' (a burst between two samples shows only there), in place of a row of its own.
+ */
 export function gaugeTable(result: RunResult): string | undefined {
-  const stats = Object.entries(result.intervals.gauges);
-  if (stats.length === 0) return undefined;
-  const rows = stats.map(([key, s]) => {
-    const format = gaugeFormatter(specOf(result.gauges, key)?.unit);
-    return [key, format(s.min), format(s.max), format(s.last)];
-  });
-  return markdownTable(['gauge', 'min', 'max', 'last'], rows, ['l', 'r', 'r', 'r']);
+  const gauges = result.intervals.gauges;
+  const keys = Object.keys(gauges);
+  if (keys.length === 0) return undefined;
+  const rows = keys
+    .filter((key) => !isShownBeside(result, key))
+    .map((key) => {
+      const s = gauges[key]!;
+      const format = gaugeFormatter(specOf(result.gauges, key)?.unit);
+      const peak = peakKey(result.gauges, key);
+      const atAnyMoment = peak === key ? undefined : gauges[peak];
+      return [key, format(s.min), format(s.max), atAnyMoment ? format(atAnyMoment.max) : '–', format(s.last)];
+    });
+  return markdownTable(['gauge', 'min', 'max sampled', 'max at any moment', 'last'], rows, ['l', 'r', 'r', 'r', 'r']);
+}
+
+/** A per-interval maximum whose sampled gauge the run reported too: its figure sits on that gauge's row. */
+function isShownBeside(result: RunResult, key: string): boolean {
+  const of = specOf(result.gauges, key)?.maxOf;
+  if (of === undefined) return false;
+  const { instance } = parseGaugeKey(key);
+  return result.intervals.gauges[instance === undefined ? of : `${of}.${instance}`] !== undefined;
 }
 
 /** A gauge value as its unit reads: ratios as percentages, the rest at four significant digits. */

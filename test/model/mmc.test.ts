@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mmc } from './support/erlang-c.ts';
+import { mg1MeanWait } from './support/pollaczek-khinchine.ts';
 import { runModel } from './support/run.ts';
 
 /**
@@ -48,5 +49,27 @@ describe('M/M/c ground truth', () => {
     // M/M/1 response time is Exp(μ−λ): p99 = ln(100)/(μ−λ)
     expect(m1.responsePercentile(99)).toBeCloseTo(Math.log(100) / 0.5, 6);
     expect(mmc(1, 1, 2).waitProbability).toBeCloseTo(1 / 3, 12);
+  });
+});
+
+/**
+ * The model against M/D/1 (a fixed 1 ms service time): the Pollaczek–Khinchine mean wait, half
+ * M/M/1's at the same ρ, since a fixed service time has E[S²] = E[S]² where an exponential one has
+ * 2 E[S]².
+ */
+describe('M/D/1 ground truth', () => {
+  // seeds 1..3 measured: Wq error −0.5…+0.1 %
+  it('ρ = 0.8: mean wait within 5% of Pollaczek–Khinchine (1/2 of M/M/1’s)', { timeout: 120_000 }, async () => {
+    const rho = 0.8;
+    const lambdaRps = (rho * 1e6) / SERVICE_MEAN_US;
+    const { details } = await runModel({
+      seed: 1,
+      arrivals: 'poisson',
+      phases: [{ type: 'steady', rate: lambdaRps, duration: 2_000_000 / lambdaRps }],
+      topology: { entry: 'md1', services: { md1: { workers: 1, serviceTime: { type: 'fixed', value: '1ms' } } } },
+    });
+    const truth = mg1MeanWait(lambdaRps / 1e6, SERVICE_MEAN_US, SERVICE_MEAN_US ** 2);
+    expect(truth).toBeCloseTo(mmc(lambdaRps / 1e6, 1 / SERVICE_MEAN_US, 1).meanWait / 2, 6);
+    expect(Math.abs(details.services['md1']!.meanQueueWaitUs / truth - 1)).toBeLessThan(0.05);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defineGauge, gaugeCatalog, intervalMaxOf } from '../../src/recorder/gauges.ts';
 import { IntervalDigest, SERIES_POINTS, type IntervalResult } from '../../src/recorder/interval-digest.ts';
 import { upgradeResult, type RunResult } from '../../src/recorder/result.ts';
 
@@ -53,5 +54,29 @@ describe('interval digest: bounded however long the run', () => {
     expect(upgraded.intervals.count).toBe(30);
     expect(upgraded.intervals.intervalMs).toBe(1000);
     expect(upgraded.intervals.series).toEqual(list);
+  });
+});
+
+describe('interval digest: a per-interval maximum keeps its peak when neighbours merge', () => {
+  const THREADS = defineGauge('threads', 'count', 'process', 'at the sample');
+  const THREADS_MAX = intervalMaxOf(THREADS, defineGauge('threadsMax', 'count', 'process', 'at any moment'));
+  // One burst between two samples: the sample never sees it, the interval's maximum does.
+  const burst = (i: number): IntervalResult => ({ ...interval(i), gauges: { 'threads.svc': 10, 'threadsMax.svc': i === 777 ? 500 : 10 } });
+
+  it('takes the larger maximum where the samples average, once the series is merged', () => {
+    const digest = new IntervalDigest(10_000);
+    digest.declareGauges(gaugeCatalog([THREADS, THREADS_MAX]));
+    for (let i = 0; i < 4 * SERIES_POINTS; i++) digest.add(burst(i));
+    const s = digest.summary();
+    expect(s.spanMs).toBeGreaterThan(s.intervalMs);
+    expect(Math.max(...s.series.map((p) => p.gauges['threadsMax.svc']!))).toBe(500);
+    expect(Math.max(...s.series.map((p) => p.gauges['threads.svc']!))).toBe(10);
+    expect(s.gauges['threadsMax.svc']!.max).toBe(500);
+  });
+
+  it('averages the same series without the declaration (what a chart of a long run used to show)', () => {
+    const digest = new IntervalDigest(10_000);
+    for (let i = 0; i < 4 * SERIES_POINTS; i++) digest.add(burst(i));
+    expect(Math.max(...digest.summary().series.map((p) => p.gauges['threadsMax.svc']!))).toBeLessThan(500);
   });
 });

@@ -5,6 +5,8 @@ import { latencyHeatmapChart } from '../../src/report/charts.ts';
 import { markdownToHtml } from '../../src/report/markdown-html.ts';
 import { renderRunReport } from '../../src/report/run-report.ts';
 import { profileWith, resultWith } from '../analysis/realism/fixtures.ts';
+import { defineGauge, gaugeCatalog, intervalMaxOf, SHARED_GAUGES } from '../../src/recorder/gauges.ts';
+import { digestOf } from '../../src/recorder/interval-digest.ts';
 
 const profile = profileWith({});
 
@@ -42,6 +44,25 @@ describe('report.md', () => {
     const md = report(twoClients);
     expect(md).toMatch(/\| client new-internal-service \|\s+75 \|\s+74 \|/);
     expect(md).toMatch(/\| kind set /);
+  });
+});
+
+describe('report.md: gauges', () => {
+  const THREADS = defineGauge('threads', 'count', 'process', 'at the sample');
+  const THREADS_MAX = intervalMaxOf(THREADS, defineGauge('threadsMax', 'count', 'process', 'at any moment of the interval'));
+
+  it('shows a gauge’s per-interval maximum beside its samples’, not on a row of its own', () => {
+    // 1 s samples that never see the thread burst each interval's maximum caught.
+    const intervals = Array.from({ length: 20 }, (_, i) => ({
+      ...resultWith().intervals.series[0]!,
+      tMs: i * 1000,
+      gauges: { 'threads.svc': 40, 'threadsMax.svc': i === 12 ? 45 : 40, inFlight: 3 },
+    }));
+    const md = report(resultWith({ intervals: digestOf(intervals, 1000), gauges: gaugeCatalog([THREADS, THREADS_MAX, SHARED_GAUGES.inFlight]) }));
+    expect(md).toMatch(/\| gauge +\| +min \| +max sampled \| +max at any moment \| +last \|/);
+    expect(md).toMatch(/\| threads\.svc +\| +40 \| +40 \| +45 \| +40 \|/);
+    expect(md).toMatch(/\| inFlight +\| +3 \| +3 \| +– \| +3 \|/);
+    expect(md).not.toMatch(/\| threadsMax\.svc/);
   });
 });
 

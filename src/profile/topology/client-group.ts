@@ -96,7 +96,9 @@ export const HotKeyCacheSchema = z
   .strictObject({
     sampleRate: z.number().gt(0).max(1).default(0.01).meta({ description: 'Share of cache calls sampled into the detector (Twitter 2018: 1%).' }),
     threshold: z.number().int().min(1).default(10).meta({ description: 'Samples of one key within a window that make it hot.' }),
-    window: duration.prefault('1s').meta({ description: 'Counting window; counts reset at its end.' }),
+    window: duration.prefault('1s').meta({
+      description: 'Sliding counting window: a key is hot once `threshold` of the samples within the last `window` are of it (a FIFO of samples, as Twitter’s detector kept).',
+    }),
     ttl: duration.prefault('10s').meta({ description: 'How long a promoted key is served from the in-process cache.' }),
     refresh: z.boolean().default(false).meta({
       description:
@@ -104,6 +106,8 @@ export const HotKeyCacheSchema = z
     }),
   })
   .meta({ description: 'Hot-key detection per client instance (sampled counts) with promotion to an in-process cache: a promoted key’s reads never leave the client.' });
+
+export type HotKeyCache = z.output<typeof HotKeyCacheSchema>;
 
 export const HedgeSchema = z
   .strictObject({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { gaugeCatalog, peakKey } from '../../../src/recorder/gauges.ts';
 import { rehearse, SEEDS, series } from './support.ts';
 
 /**
@@ -16,6 +17,11 @@ describe('per-interval maxima beside the point samples', () => {
     expect(Math.max(...samples)).toBeLessThan(process.threadsHighWater / 2);
     expect(Math.max(...series(run, 'memoryMbMax.dataplane'))).toBeGreaterThanOrEqual(Math.floor(process.memoryHighWaterMb));
     peaks.forEach((peak, i) => expect(peak).toBeGreaterThanOrEqual(samples[i]!));
+    // What a report reads for the peak of threads (and of every sampled gauge with a maximum).
+    const catalog = gaugeCatalog(run.report.gauges ?? []);
+    expect(peakKey(catalog, 'threads.dataplane')).toBe('threadsMax.dataplane');
+    expect(peakKey(catalog, 'memoryMb.dataplane')).toBe('memoryMbMax.dataplane');
+    expect(peakKey(catalog, 'inFlight')).toBe('inFlightMax');
   });
 
   it.each(SEEDS)(

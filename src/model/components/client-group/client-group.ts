@@ -102,6 +102,8 @@ export class ClientGroupModel implements EventHandler {
     targets: readonly number[],
     nodeCount: number,
     host: HostState | null,
+    /** Key ids from here on are the profile's named hot keys. */
+    firstNamedKey: number,
   ) {
     this.instances = spec.instances;
     this.fanoutLimit = spec.fanoutLimit;
@@ -126,10 +128,7 @@ export class ClientGroupModel implements EventHandler {
     this.markDown = spec.markDown ?? null;
     this.hedge = spec.hedge ? new HedgeDelay(spec.hedge.after, spec.hedge.percentile) : null;
     this.connectsFree = spec.pool.connectCost === 0;
-    const hk = spec.hotKeyCache;
-    this.hotKeys = hk
-      ? new HotKeyCache(spec.instances, hk.sampleRate, hk.threshold, hk.window, hk.ttl, new Rng(deriveSeed(ctx.seed, `model:clientGroup:${name}:hotKeys`)), hk.refresh)
-      : null;
+    this.hotKeys = spec.hotKeyCache ? new HotKeyCache(spec.instances, spec.hotKeyCache, new Rng(deriveSeed(ctx.seed, `model:clientGroup:${name}:hotKeys`)), firstNamedKey) : null;
     const pairs = this.markDown === null ? 0 : spec.instances * targets.length;
     this.sharedView = this.markDown?.view === 'shared';
     this.consecutiveFailures = new Int32Array(pairs);

@@ -39,12 +39,13 @@ export const clientGroupKind: ComponentKind<ClientGroupModel> = {
         [...targets.get(name)!].sort((a, b) => a - b),
         wiring.nodeCount,
         host,
+        plan.keyspace.count,
       );
       groups.push(group);
       wiring.add(clientGroupKind, group, groupComponent(group, wiring));
     }
     // Users calling `entry` directly: one unpooled group with no timeout, not reported.
-    const direct = new ClientGroupModel(ctx, '(direct)', ClientGroupSchema.parse({}), [...new Set(wiring.entryNodeByKind)], wiring.nodeCount, null);
+    const direct = new ClientGroupModel(ctx, '(direct)', ClientGroupSchema.parse({}), [...new Set(wiring.entryNodeByKind)], wiring.nodeCount, null, plan.keyspace.count);
     wiring.callerByClient = plan.clients.map((c) => {
       const caller = wiring.callerOf(c.name);
       return caller === undefined ? direct : wiring.get(clientGroupKind, caller);
@@ -142,7 +143,7 @@ function groupComponent(group: ClientGroupModel, wiring: Wiring): ModelComponent
     },
     details: () => ({
       ...group.stats,
-      ...(group.hotKeys ? { hotKeys: { ...group.hotKeys.stats } } : {}),
+      ...(group.hotKeys ? { hotKeys: { ...group.hotKeys.stats, namedKeys: { ...group.hotKeys.stats.namedKeys } } } : {}),
       instances: group.instances,
       pools: group.pools.length,
       openHighWaterPerPool: group.pools.reduce((m, pool) => Math.max(m, pool.openHighWater), 0),

@@ -1,5 +1,5 @@
 import type { Service } from '../../../profile/topology/index.ts';
-import { defineGauge, gaugeKey } from '../../../recorder/gauges.ts';
+import { defineGauge, gaugeKey, intervalMaxOf } from '../../../recorder/gauges.ts';
 import { createSampler } from '../../../schedule/sample.ts';
 import type { CallPlan } from '../../core/call-plan.ts';
 import type { Wiring } from '../../core/wiring.ts';
@@ -17,10 +17,10 @@ const MEMORY_MB = defineGauge('memoryMb', 'mb', 'process', 'memory the process u
 const GC_SHARE = defineGauge('gcShare', 'ratio', 'process', 'share of CPU spent collecting garbage at the sample');
 const OOM_KILLS = defineGauge('oomKills', 'count', 'process', 'OOM kills since the start', 'run');
 const DOWN = defineGauge('down', 'count', 'process', '1 while the process is dead or restarting, else 0');
-const QUEUE_DEPTH_MAX = defineGauge('queueDepthMax', 'count', 'queues', 'most requests waiting for a worker at any moment of the interval');
-const BUSY_WORKERS_MAX = defineGauge('busyWorkersMax', 'count', 'queues', 'most workers holding a request at any moment of the interval');
-const THREADS_MAX = defineGauge('threadsMax', 'count', 'process', 'most OS threads of the process at any moment of the interval');
-const MEMORY_MB_MAX = defineGauge('memoryMbMax', 'mb', 'process', 'most memory the process used at any moment of the interval');
+const QUEUE_DEPTH_MAX = intervalMaxOf(QUEUE_DEPTH, defineGauge('queueDepthMax', 'count', 'queues', 'most requests waiting for a worker at any moment of the interval'));
+const BUSY_WORKERS_MAX = intervalMaxOf(BUSY_WORKERS, defineGauge('busyWorkersMax', 'count', 'queues', 'most workers holding a request at any moment of the interval'));
+const THREADS_MAX = intervalMaxOf(THREADS, defineGauge('threadsMax', 'count', 'process', 'most OS threads of the process at any moment of the interval'));
+const MEMORY_MB_MAX = intervalMaxOf(MEMORY_MB, defineGauge('memoryMbMax', 'mb', 'process', 'most memory the process used at any moment of the interval'));
 const PROCESS_GAUGES = [THREADS, THREADS_MAX, MEMORY_MB, MEMORY_MB_MAX, GC_SHARE, OOM_KILLS, DOWN];
 
 export type ServiceDetails = ServiceStats & { meanQueueWaitUs: number; busyWorkers: number; queueDepth: number; process?: ProcessStats };
