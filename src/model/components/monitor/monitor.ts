@@ -2,7 +2,7 @@ import { DeadlineQueue, type DeadlineOwner } from '../../engine/deadline-queue.t
 import type { EventHandler } from '../../engine/simulation.ts';
 import type { Monitor } from '../../../profile/topology/index.ts';
 import type { ModelContext } from '../../core/context.ts';
-import { QUEUE_FULL } from '../../core/reasons.ts';
+import { CONNECTION_RESET } from '../../core/reasons.ts';
 import { TASK_FREE, type Prober } from '../../core/records.ts';
 import { DIAL_ACCEPTED, DIAL_BACKLOG } from '../../core/server-connections.ts';
 import type { CacheNode } from '../cache/cache.ts';
@@ -83,8 +83,9 @@ export class HealthMonitor implements EventHandler, Prober, DeadlineOwner {
   probeDone(shard: number, seq: number, reason: number): void {
     if (this.outstanding[shard] !== 1 || this.seq[shard] !== seq) return;
     this.outstanding[shard] = 0;
-    // Refused or reset: the connection is gone; answered (or a full queue), it is open.
-    this.connection[shard] = reason === 0 || reason === QUEUE_FULL ? CONNECTED : NOT_CONNECTED;
+    // Reset: the process died with the connection. Any other answer came over an accepted
+    // connection that is still open (a blip refuses requests, not connections).
+    this.connection[shard] = reason === CONNECTION_RESET ? NOT_CONNECTED : CONNECTED;
     if (this.fresh) this.hangUp(shard);
     if (reason === 0) this.failures[shard] = 0;
     else this.failed(shard);
