@@ -154,7 +154,18 @@ function discriminatorIssue(root: Schema, discriminator: string, issue: z.core.$
   };
 }
 
+/**
+ * Fields that were replaced, with what replaces them. Refused rather than translated: the new field
+ * says more than the old one did, and a profile should read the way the schema documents it.
+ */
+const REPLACED_FIELDS: Readonly<Record<string, string>> = {
+  flushOnRejoin:
+    'flushOnRejoin was replaced by `rejoin: { membership: cold }` (true) or `warm` (false, the default); rejoin also says how a shard comes back from a markDown, an outage or a restart',
+};
+
 function unknownKeyIssue(root: Schema, data: unknown, path: PathSegment[], key: string): PathIssue {
+  const replaced = Object.hasOwn(REPLACED_FIELDS, key) ? REPLACED_FIELDS[key] : undefined;
+  if (replaced !== undefined) return { path: [...path, key], anchor: 'key', message: `unknown field "${key}"`, hint: replaced };
   const allowed = allowedKeys(root, path, data) ?? [];
   const suggestion = closest(key, allowed);
   const list = allowed.length ? `allowed: ${allowed.join(', ')}` : 'this mapping takes no fields; remove it';

@@ -31,6 +31,20 @@ describe('the timeline planned for a memcached ring', () => {
     ]);
   });
 
+  it('removeShards with named shards takes those servers out, in order; a shard not in the ring then is refused', () => {
+    const base = { target: 'memcached' as const, servers: servers.slice(0, 4), clients: ['default'] };
+    const steps = planTimeline({ ...base, events: events({ type: 'removeShards', at: '10s', cache: 'c', shards: [1, 0], every: '2s' }) });
+    expect(steps.map((s) => [s.plannedMs, s.action])).toEqual([
+      [10_000, { kind: 'ring', server: 1, inRing: false }],
+      [12_000, { kind: 'ring', server: 0, inRing: false }],
+    ]);
+    expect(() => planTimeline({ ...base, events: events({ type: 'removeShards', at: '1s', cache: 'c', shards: [2, 2] }) })).toThrow(
+      /removeShards at 1s\): server 2 is not in the ring then/,
+    );
+    const model = planTimeline({ target: 'model', clients: ['default'], events: events({ type: 'removeShards', at: '1s', cache: 'c', shards: '2-3' }) });
+    expect(model.map((s) => s.label)).toEqual(['removeShards: shard 2 leaves c', 'removeShards: shard 3 leaves c']);
+  });
+
   it('refuses what a real target cannot play, naming the event', () => {
     const refused = (input: Parameters<typeof planTimeline>[0]) => () => planTimeline(input);
     const base = { target: 'memcached' as const, servers: servers.slice(0, 2), clients: ['default'] };

@@ -49,6 +49,35 @@ describe('every problem at once', () => {
     expect(issueAt(issues, 'phases[0].rate')).toMatchObject({ line: 3, column: 5 });
   });
 
+  it('refuses the replaced flushOnRejoin at its key, naming what replaces it', async () => {
+    const text = `name: t\nphases:\n  - { type: steady, rate: 100, duration: 10s }\n${INLINE_TOPOLOGY}  caches:\n    c:\n      flushOnRejoin: true\n`;
+    const issues = await issuesOf(parseProfileText(text, inline));
+
+    expect(issues).toEqual([
+      expect.objectContaining({
+        file: inline,
+        line: 12,
+        column: 7,
+        path: 'topology.caches.c.flushOnRejoin',
+        message: 'unknown field "flushOnRejoin"',
+        hint: expect.stringContaining('replaced by `rejoin: { membership: cold }`'),
+      }),
+    ]);
+  });
+
+  it('removeShards takes a count or named shards, within the cache’s slots', async () => {
+    const removal = (fields: string) =>
+      `name: t\nphases:\n  - { type: steady, rate: 100, duration: 10s }\n${INLINE_TOPOLOGY}  caches:\n    c: { shards: 4 }\n  timeline:\n    - { type: removeShards, at: 1s, cache: c, ${fields} }\n`;
+    const both = await issuesOf(parseProfileText(removal('count: 1, shards: 2'), inline));
+    expect(both).toEqual([expect.objectContaining({ line: 13, path: 'topology.timeline[0]', message: 'expected exactly one of `count` or `shards`' })]);
+    const beyond = await issuesOf(parseProfileText(removal('shards: [1, 7]'), inline));
+    expect(beyond).toEqual([
+      expect.objectContaining({ line: 13, path: 'topology.timeline[0].shards', message: '"c" has shard slots 0–3 (its shards and those addShards adds), got 7' }),
+    ]);
+    const all = await issuesOf(parseProfileText(removal('shards: "0-3"'), inline));
+    expect(all).toEqual([expect.objectContaining({ path: 'topology.timeline[0].shards', message: 'a cache keeps at least one shard; "c" has 4' })]);
+  });
+
   it('lists the allowed top-level fields for an unknown top-level key', async () => {
     const issues = await issuesOf(parseProfileText(withPhases('wormup: 10s\n'), inline));
 

@@ -1,6 +1,7 @@
 import type { TimelineEvent } from '../../profile/topology/index.ts';
 import type { TargetKind } from '../../profile/target.ts';
 import { TimelineRefusedError } from '../errors.ts';
+import { shardListSlots } from '../../profile/topology/shards.ts';
 
 /*
  * The profile's timeline as steps on a real target's wall clock, planned before the run: which
@@ -101,8 +102,11 @@ type Step = (offsetUs: number, label: string, action?: StepAction) => TimelineSt
 
 function modelMembership(event: Extract<TimelineEvent, { type: 'addShards' | 'removeShards' | 'restoreShards' }>, step: Step): TimelineStep[] {
   if (event.type === 'restoreShards') return [step(0, `restoreShards: ${event.cache}'s dead shards restart${event.every > 0 ? `, one every ${event.every / 1e6}s` : ''}`)];
+  if (event.type === 'removeShards' && event.shards !== undefined)
+    return shardListSlots(event.shards).map((shard, k) => step(k * event.every, `removeShards: shard ${shard} leaves ${event.cache}`));
   const verb = event.type === 'addShards' ? 'joins' : 'leaves';
-  return Array.from({ length: event.count }, (_, k) => step(k * event.every, `${event.type}: a shard ${verb} ${event.cache} (${k + 1} of ${event.count})`));
+  const count = event.count ?? 0;
+  return Array.from({ length: count }, (_, k) => step(k * event.every, `${event.type}: a shard ${verb} ${event.cache} (${k + 1} of ${count})`));
 }
 
 function modelLabel(event: TimelineEvent): string {
@@ -163,10 +167,15 @@ class RingPlan {
     if (event.type === 'addShards') {
       for (let k = 0; k < event.count; k++) move(k, this.nextStandby++, true, 'joins');
     } else if (event.type === 'removeShards') {
-      for (let k = 0; k < event.count; k++) {
-        const server = this.inRing.lastIndexOf(true);
+      // Named shards are the target's servers by position; otherwise the highest-numbered in the ring.
+      const named = event.shards !== undefined ? shardListSlots(event.shards) : null;
+      const count = named?.length ?? event.count ?? 0;
+      for (let k = 0; k < count; k++) {
+        const server = named !== null ? named[k]! : this.inRing.lastIndexOf(true);
+        if (this.inRing[server] !== true)
+          throw new TimelineRefusedError(`${eventName(event, index)}: server ${server} is not in the ring then (the target lists ${this.servers.length}, from 0)`);
         if (this.inRing.filter(Boolean).length <= 1)
-          throw new TimelineRefusedError(`${eventName(event, index)}: removing ${event.count} server(s) would leave the ring empty; the ring keeps at least one server`);
+          throw new TimelineRefusedError(`${eventName(event, index)}: removing ${count} server(s) would leave the ring empty; the ring keeps at least one server`);
         this.removed.push(server);
         move(k, server, false, 'leaves');
       }

@@ -1,6 +1,7 @@
 import type { CallSettler, ModelContext } from './context.ts';
 import { planNode, type CallPlan } from './call-plan.ts';
 import { NO_LIVE_NODE } from './reasons.ts';
+import { VIEW_BACK, VIEW_DEAD } from '../components/client-group/view.ts';
 import { CALL_SENT, CALL_SETTLED, STAGE_FILL, STAGE_MISS, STAGE_PRIMARY, type Call, type Task } from './records.ts';
 
 /**
@@ -60,12 +61,17 @@ export class CallFlow implements CallSettler {
   private route(call: Call, plan: CallPlan): number {
     const node = planNode(plan, call.key);
     const group = plan.group;
-    if (plan.cache === null || group.markDown === null) return node;
+    const cache = plan.cache;
+    if (cache === null || group.markDown === null) return node;
     const instance = call.userSeq % group.instances;
-    if (!group.isMarkedDown(instance, node)) return node;
+    const view = group.viewOf(instance, node);
+    if (view === VIEW_BACK) cache.markDownLapsed(node);
+    if (view !== VIEW_DEAD) return node;
+    // A write that skips the key's node leaves the copy there behind.
+    if (plan.write && call.stage === STAGE_FILL) cache.writeBypassed(call.key, node);
     group.stats.routedAround++;
     if (group.markDown.then === 'miss') return -1;
-    return plan.cache.nodeOfKeyAvoiding(call.key, group, instance);
+    return cache.nodeOfKeyAvoiding(call.key, group, instance);
   }
 
   reply(callId: number, gen: number, reason: number, hit: boolean): void {

@@ -5,6 +5,7 @@ import type { ClientGroupModel } from '../components/client-group/client-group.t
 import type { DatabaseNode } from '../components/database/database.ts';
 import type { ServiceNode } from '../components/service/service.ts';
 import type { NetworkLink } from './network.ts';
+import { shardListSlots } from '../../profile/topology/shards.ts';
 
 const EV_ADD_SHARD = 1;
 const EV_REMOVE_SHARD = 2;
@@ -39,6 +40,8 @@ export class TimelinePlayer implements EventHandler {
   private readonly handlerId: number;
   /** The network element of each `network` event, by event index. */
   readonly links = new Map<number, NetworkLink>();
+  /** The shards still to leave of each `removeShards` that names them, by event index. */
+  private readonly named = new Map<number, number[]>();
 
   constructor(
     private readonly sim: Simulation,
@@ -51,7 +54,9 @@ export class TimelinePlayer implements EventHandler {
         case 'addShards':
         case 'removeShards': {
           const code = event.type === 'addShards' ? EV_ADD_SHARD : EV_REMOVE_SHARD;
-          for (let k = 0; k < event.count; k++) sim.at(event.at + k * event.every, this.handlerId, code, i);
+          if (event.type === 'removeShards' && event.shards !== undefined) this.named.set(i, shardListSlots(event.shards));
+          const count = this.named.get(i)?.length ?? event.count ?? 0;
+          for (let k = 0; k < count; k++) sim.at(event.at + k * event.every, this.handlerId, code, i);
           break;
         }
         case 'restoreShards':
@@ -91,9 +96,14 @@ export class TimelinePlayer implements EventHandler {
       case 'addShards':
         this.targets.cache(event.cache).resize(1);
         break;
-      case 'removeShards':
-        this.targets.cache(event.cache).resize(-1);
+      case 'removeShards': {
+        // Named shards leave in their listed order: the k-th step of the event takes the k-th.
+        const named = this.named.get(index);
+        const cache = this.targets.cache(event.cache);
+        if (named === undefined) cache.resize(-1);
+        else cache.removeShard(named.shift()!);
         break;
+      }
       case 'flush':
         this.targets.cache(event.cache).flush();
         break;
@@ -149,11 +159,4 @@ export class TimelinePlayer implements EventHandler {
       }
     }
   }
-}
-
-/** Shard slots a cache needs: its initial shards plus every shard the timeline adds. */
-export function shardSlots(cache: string, shards: number, events: readonly TimelineEvent[]): number {
-  let slots = shards;
-  for (const e of events) if (e.type === 'addShards' && e.cache === cache) slots += e.count;
-  return slots;
 }

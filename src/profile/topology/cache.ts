@@ -7,6 +7,26 @@ import { ShardClassSchema } from './shard-classes.ts';
 export const HASH_NAMES = ['fnv1_32', 'fnv1a_32', 'murmur3', 'md5'] as const;
 export type HashName = (typeof HASH_NAMES)[number];
 
+const rejoinMode = (warm: string) => z.enum(['cold', 'warm']).meta({ description: `cold: the shard is flushed as it comes back (cold misses). warm: ${warm}` });
+
+/** Why a shard was away decides whether it may keep its copies, per cause. */
+export const RejoinSchema = z
+  .strictObject({
+    membership: rejoinMode('it keeps what it held when removeShards took it out (a later addShards brings the last removed back first).').default('warm'),
+    markDown: rejoinMode(
+      'it keeps its copies when a client view stops holding it dead — the shared view once for every instance, an instance view once per instance (cold: the node is flushed each time one view takes it back).',
+    ).default('warm'),
+    outage: rejoinMode('it keeps its contents through a `blip` with `down: true` (the process lived; only its network was gone).').default('warm'),
+    restart: rejoinMode(
+      'a health-check monitor’s restart keeps the contents (memcached’s warm restart from a memory file); cold: the process comes back empty. An OOM kill always loses them.',
+    ).default('cold'),
+  })
+  .meta({
+    description:
+      'How a shard comes back after it was away, per cause. Writes made while it was away went elsewhere or failed, so a warm shard serves what it held — stale copies (counted by cause in staleReadsByCause, with copies); a cold one misses instead.',
+  });
+export type Rejoin = z.output<typeof RejoinSchema>;
+
 export const CacheSchema = z
   .strictObject({
     shards: z.number().int().min(1).default(1).meta({ description: 'Cache nodes; a key lives on exactly one.' }),
@@ -84,10 +104,7 @@ export const CacheSchema = z
       description:
         'Time to live of an entry from its last set: a get that finds it older misses (an expiry miss, counted in `expired`) and drops it. "inf": entries leave only by eviction, flush or a dead shard. A warm start counts as set at 0.',
     }),
-    flushOnRejoin: z.boolean().default(false).meta({
-      description:
-        'A shard that rejoins the cluster after a removeShards (a later addShards brings the last removed back first) is flushed: cold misses instead of whatever it held, which may have changed while it was out (stale data, visible as staleReads with copies). false: it rejoins with its contents.',
-    }),
+    rejoin: RejoinSchema.prefault({}),
     staleAfter: duration.prefault('1s').meta({
       description:
         'With copies: a hit on an old copy counts in `staleReads` only when the copy has been out of date for longer than this; within it (the normal window between a database write and the cache set that follows) it counts in `staleReadsInWindow`.',

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { TopologyShape } from './index.ts';
+import { type ShardList, shardListSlots } from './shards.ts';
+import { shardSlots } from './timeline.ts';
 
 type Issue = { path: (string | number)[]; message: string };
 
@@ -88,7 +90,16 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
       case 'removeShards': {
         expect(event.cache, 'cache', ['cache']);
         const cache = t.caches[event.cache];
-        if (cache && event.count >= cache.shards) issues.push({ path: [...at, 'count'], message: `a cache keeps at least one shard; "${event.cache}" has ${cache.shards}` });
+        if ((event.count === undefined) === (event.shards === undefined)) issues.push({ path: at, message: 'expected exactly one of `count` or `shards`' });
+        const leaving = event.shards !== undefined ? new Set(shardListSlots(event.shards as ShardList)).size : (event.count ?? 0);
+        if (cache && leaving >= cache.shards)
+          issues.push({ path: [...at, event.shards !== undefined ? 'shards' : 'count'], message: `a cache keeps at least one shard; "${event.cache}" has ${cache.shards}` });
+        if (cache && event.shards !== undefined) {
+          const slots = shardSlots(event.cache, cache.shards, t.timeline);
+          const beyond = shardListSlots(event.shards as ShardList).find((s) => s >= slots);
+          if (beyond !== undefined)
+            issues.push({ path: [...at, 'shards'], message: `"${event.cache}" has shard slots 0–${slots - 1} (its shards and those addShards adds), got ${beyond}` });
+        }
         break;
       }
       case 'restart':

@@ -16,3 +16,11 @@ export function shardListHas(list: ShardList, shard: number): boolean {
   const [from, to] = list.split('-').map(Number) as [number, number | undefined];
   return shard >= from && shard <= (to ?? from);
 }
+
+/** The slots of `list`, in its order ("2-4": 2, 3, 4). */
+export function shardListSlots(list: ShardList): number[] {
+  if (typeof list === 'number') return [list];
+  if (Array.isArray(list)) return [...list];
+  const [from, to] = list.split('-').map(Number) as [number, number | undefined];
+  return Array.from({ length: Math.max(0, (to ?? from) - from + 1) }, (_, i) => from + i);
+}

@@ -27,10 +27,14 @@ export const RemoveShardsSchema = z
     type: z.literal('removeShards'),
     at,
     cache: componentName,
-    count: z.number().int().min(1),
+    count: z.number().int().min(1).optional().meta({ description: 'How many leave, the highest-numbered first (or name them in `shards`).' }),
+    shards: shardList.optional().meta({ description: 'Which shards leave, in this order (instead of `count`).' }),
     every: every.meta({ description: 'Pause between two removals; 0s removes them all at once.' }),
   })
-  .meta({ description: 'Shards leave the cache (the highest-numbered first); their keys move to the rest, which must refill.' });
+  .meta({
+    description:
+      'Shards leave the cache (`count` of them, the highest-numbered first, or the named `shards`); their keys move to the rest, which must refill. A later addShards brings the last removed back first, as the cache’s `rejoin.membership` says.',
+  });
 
 export const RestoreShardsSchema = z
   .strictObject({
@@ -157,3 +161,10 @@ export const TimelineEventSchema = z.discriminatedUnion('type', [
   ShiftSchema,
 ]);
 export type TimelineEvent = z.output<typeof TimelineEventSchema>;
+
+/** Shard slots a cache needs: its initial shards plus every shard the timeline adds. */
+export function shardSlots(cache: string, shards: number, events: readonly TimelineEvent[]): number {
+  let slots = shards;
+  for (const e of events) if (e.type === 'addShards' && e.cache === cache) slots += e.count;
+  return slots;
+}

@@ -5,6 +5,7 @@ import type { Keyspace } from '../../../schedule/types.ts';
 import type { Rng } from '../../../schedule/rng.ts';
 import type { Cache } from '../../../profile/topology/index.ts';
 import type { ClientGroupModel } from '../client-group/client-group.ts';
+import { VIEW_BACK, VIEW_DEAD } from '../client-group/view.ts';
 import type { ModelContext, ModelNode } from '../../core/context.ts';
 import { CONNECTION_REFUSED, CONNECTION_RESET, QUEUE_FULL } from '../../core/reasons.ts';
 import { STAGE_FILL, TASK_QUEUED, TASK_REJECTED, TASK_RUNNING, type Call, type Prober, type Task } from '../../core/records.ts';
@@ -19,6 +20,7 @@ import { ShardNics } from './nic.ts';
 import { ShardPlacement } from './placement.ts';
 import type { PerShard } from './shard-specs.ts';
 import { ShardLoad } from './shard-load.ts';
+import { type RejoinCause, StaleCopies, staleReadCounts } from './stale.ts';
 import { warmShards } from './warm.ts';
 
 const EV_OP_DONE = 1;
@@ -48,11 +50,13 @@ export class CacheStats {
   throttled = 0;
   /** Gets that found their key older than the cache's ttl: it expired (a miss; the entry is dropped). */
   expired = 0;
-  /** Shards flushed as they rejoined the cluster (flushOnRejoin). */
+  /** Shards flushed as they came back (a `rejoin` cause set to cold). */
   rejoinFlushes = 0;
   /** Hits on a copy out of date for longer than `staleAfter` (copies: true): a fault, not the write race. */
   staleReads = 0;
-  /** Shards restarted by a health-check monitor (each comes back empty). */
+  /** The stale reads by why their copy was out of date (they sum to staleReads). */
+  readonly staleReadsByCause = staleReadCounts();
+  /** Shards restarted by a health-check monitor (each comes back empty, unless `rejoin.restart` is warm). */
   monitorRestarts = 0;
   /** Hits on a copy out of date for at most `staleAfter`: the normal window between a database write and the cache update. */
   staleReadsInWindow = 0;
@@ -123,6 +127,10 @@ export class CacheNode implements ModelNode, EventHandler {
   private readonly epochs: Int32Array;
   /** With a ttl: when each entry was last set (µs); empty without one. */
   private readonly setAtUs: Float64Array;
+  /** Keys of the keyspace (its hot keys included). */
+  private readonly keyCount: number;
+  /** With copies: why each copy fell behind. */
+  private readonly staleCopies: StaleCopies;
 
   constructor(
     private readonly ctx: ModelContext,
@@ -164,7 +172,9 @@ export class CacheNode implements ModelNode, EventHandler {
     );
     this.quota = spec.cpuQuota ? new CpuQuota(spec.cpuQuota.cores * spec.cpuQuota.period, spec.cpuQuota.period, slots, this.stats) : null;
     this.handlerId = ctx.sim.register(this);
-    this.setAtUs = new Float64Array(Number.isFinite(spec.ttl) ? (keyspace.count + keyspace.hotKeys.length) * (spec.copies ? slots : 1) : 0);
+    this.keyCount = keyspace.count + keyspace.hotKeys.length;
+    this.setAtUs = new Float64Array(Number.isFinite(spec.ttl) ? this.keyCount * (spec.copies ? slots : 1) : 0);
+    this.staleCopies = new StaleCopies(ctx, this.lru, this.keyCount, this.stats.staleReadsByCause);
     if (spec.warm) warmShards(this.lru, this.placement.active, keyspace.count, (key) => this.placement.shardOf(key));
   }
 
@@ -173,9 +183,14 @@ export class CacheNode implements ModelNode, EventHandler {
     return this.backlogs;
   }
 
-  /** A timeline blip starts (`on`) or ends on the listed shards. */
+  /** A timeline blip starts (`on`) or ends on the listed shards; a shard whose outage ends comes back. */
   blip(shards: ShardList, effect: BlipEffect, on: boolean): void {
-    for (let shard = 0; shard < this.slots; shard++) if (shardListHas(shards, shard)) this.faults.set(shard, effect, on);
+    for (let shard = 0; shard < this.slots; shard++) {
+      if (!shardListHas(shards, shard)) continue;
+      const wasDown = this.faults.down[shard] === 1;
+      this.faults.set(shard, effect, on);
+      if (wasDown && this.faults.down[shard] === 0) this.cameBack(shard, 'outage');
+    }
   }
 
   /** Shards in the cluster now. */
@@ -194,7 +209,11 @@ export class CacheNode implements ModelNode, EventHandler {
    */
   nodeOfKeyAvoiding(key: number, group: ClientGroupModel, instance: number): number {
     const base = this.nodeBase;
-    const shard = this.placement.shardAvoiding(key, (s) => !group.isMarkedDown(instance, base + s));
+    const shard = this.placement.shardAvoiding(key, (s) => {
+      const view = group.viewOf(instance, base + s);
+      if (view === VIEW_BACK) this.markDownLapsed(base + s);
+      return view !== VIEW_DEAD;
+    });
     return shard < 0 ? -1 : base + shard;
   }
 
@@ -212,17 +231,55 @@ export class CacheNode implements ModelNode, EventHandler {
   }
 
   /**
-   * Membership change: a shard joins (> 0: the one removed last rejoins, with whatever it still
-   * holds unless flushOnRejoin) or the highest-numbered leaves (< 0). Keys are re-placed lazily.
+   * Membership change: a shard joins (> 0: the one removed last rejoins, as `rejoin.membership`
+   * says) or the highest-numbered leaves (< 0). Keys are re-placed lazily.
    */
   resize(delta: number): void {
+    const rejoins = delta > 0 && this.placement.hasRemoved;
     const shard = this.placement.resize(delta);
     if (shard < 0) return;
     this.stats.membershipChanges++;
-    if (delta > 0 && this.spec.flushOnRejoin && this.lru.size[shard]! > 0) {
-      // Cold misses instead of stale data: what it held may have changed while it was out.
-      this.lru.clear(shard);
-      this.stats.rejoinFlushes++;
+    if (rejoins) this.cameBack(shard, 'membership');
+  }
+
+  /** A named shard leaves the ring (a no-op when it is not in it, or is the last one). */
+  removeShard(shard: number): void {
+    if (this.placement.remove(shard)) this.stats.membershipChanges++;
+  }
+
+  /** A client view stopped holding `node` dead: it takes the node back, as `rejoin.markDown` says. */
+  markDownLapsed(node: number): void {
+    this.cameBack(node - this.nodeBase, 'markDown');
+  }
+
+  /** A write of `key` skipped its node (the writer holds it dead): the copy there falls behind. */
+  writeBypassed(key: number, node: number): void {
+    if (this.lru.copies) this.staleCopies.bypassed(key, node - this.nodeBase);
+  }
+
+  /**
+   * The shard is back from `cause`. Cold: flushed, so it misses instead of serving what may have
+   * changed while it was away; back from a mark-down, the copies of its keys that clients routing
+   * around it left on other shards go too (a gutter pool's entries end with the ejection), or the
+   * next ejection would read them, behind. Warm: it keeps its copies; those already behind are stale.
+   */
+  private cameBack(shard: number, cause: RejoinCause): void {
+    if (this.spec.rejoin[cause] === 'warm') {
+      // Copies a writer skipped during a mark-down were marked as it skipped them.
+      if (this.lru.copies && cause !== 'markDown') this.staleCopies.survived(shard, cause);
+      return;
+    }
+    if (cause === 'markDown' && this.lru.copies) this.dropCopiesAway(shard);
+    if (this.lru.size[shard]! === 0) return;
+    this.lru.clear(shard);
+    this.stats.rejoinFlushes++;
+  }
+
+  /** Drops every copy of `shard`'s keys held on another shard. */
+  private dropCopiesAway(shard: number): void {
+    for (let key = 0; key < this.keyCount; key++) {
+      if (this.placement.shardOf(key) !== shard) continue;
+      for (let other = 0; other < this.slots; other++) if (other !== shard) this.lru.remove(key, other);
     }
   }
 
@@ -344,12 +401,13 @@ export class CacheNode implements ModelNode, EventHandler {
   }
 
   /**
-   * A health-check monitor restarts the shard's process: like a crash (contents, queued work,
-   * connections and accept queue gone), refusing connections for `downUs`, then back empty.
+   * A health-check monitor restarts the shard's process: like a crash (queued work, connections
+   * and accept queue gone), refusing connections for `downUs`, then back — empty, or with its
+   * contents when `rejoin.restart` is warm (memcached's warm restart keeps them in a memory file).
    */
   restartShard(shard: number, downUs: number): void {
     this.stats.monitorRestarts++;
-    this.crash(shard);
+    this.crash(shard, this.spec.rejoin.restart === 'warm');
     this.ctx.sim.after(downUs, this.handlerId, EV_BACK_UP, shard);
   }
 
@@ -363,7 +421,8 @@ export class CacheNode implements ModelNode, EventHandler {
     if (code === EV_RESTART) return this.restart(taskId);
     if (code === EV_BACK_UP) {
       this.stats.restarts++;
-      return this.ctx.serverConns.up(this.nodeBase + taskId);
+      this.ctx.serverConns.up(this.nodeBase + taskId);
+      return this.cameBack(taskId, 'restart');
     }
     const task = this.ctx.tasks.items[taskId]!;
     if (code === EV_REJECT) return this.finish(task, task.reason, false);
@@ -393,7 +452,10 @@ export class CacheNode implements ModelNode, EventHandler {
   private store(key: number, shard: number): void {
     this.lru.insert(key, shard);
     const entry = this.lru.entry(key, shard);
-    if (this.lru.copies) this.lru.version[entry] = this.ctx.keyVersion[key]!;
+    if (this.lru.copies) {
+      this.lru.version[entry] = this.ctx.keyVersion[key]!;
+      this.staleCopies.stored(entry);
+    }
     if (this.setAtUs.length > 0) this.setAtUs[entry] = this.ctx.sim.nowUs;
   }
 
@@ -409,16 +471,22 @@ export class CacheNode implements ModelNode, EventHandler {
     this.load.get(shard, hit);
     if (hit) {
       this.stats.hits++;
-      if (this.lru.copies) this.countStale(key, this.lru.version[this.lru.entry(key, shard)]!);
+      if (this.lru.copies) this.countStale(key, shard);
     }
     return hit;
   }
 
-  /** A hit on an old copy: within the write-to-update window, or stale beyond it. */
-  private countStale(key: number, version: number): void {
+  /** A hit on an old copy: within the write-to-update window, or stale beyond it (counted by cause). */
+  private countStale(key: number, shard: number): void {
+    const entry = this.lru.entry(key, shard);
+    const version = this.lru.version[entry]!;
     if (version >= this.ctx.keyVersion[key]!) return;
-    if (this.ctx.staleForUs(key, version) > this.spec.staleAfter) this.stats.staleReads++;
-    else this.stats.staleReadsInWindow++;
+    if (this.ctx.staleForUs(key, version) <= this.spec.staleAfter) {
+      this.stats.staleReadsInWindow++;
+      return;
+    }
+    this.stats.staleReads++;
+    this.staleCopies.count(entry, shard, this.placement.shardOf(key));
   }
 
   private replied(task: Task): void {
@@ -467,7 +535,7 @@ export class CacheNode implements ModelNode, EventHandler {
   private kill(shard: number): void {
     if (!this.memory.kill(shard)) return;
     this.stats.oomKills++;
-    this.crash(shard);
+    this.crash(shard, false);
     const auto = this.spec.autoRemove;
     if (auto !== undefined && this.memory.deadCount <= auto.maxDead && this.placement.isMember(shard) && this.placement.active > 1) {
       this.placement.leave(shard);
@@ -478,12 +546,13 @@ export class CacheNode implements ModelNode, EventHandler {
   }
 
   /**
-   * The shard's process is gone: its contents, its work (queued, in service — replies reset),
-   * its accept queue and every connection (clients find theirs reset); it refuses dials until up.
+   * The shard's process is gone: its work (queued, in service — replies reset), its accept queue,
+   * every connection (clients find theirs reset) and, unless `keepContents`, its contents; it
+   * refuses dials until up.
    */
-  private crash(shard: number): void {
+  private crash(shard: number, keepContents: boolean): void {
     this.epochs[shard]!++;
-    this.lru.clear(shard);
+    if (!keepContents) this.lru.clear(shard);
     this.busy[shard] = 0;
     const resetTask = (id: number) => {
       this.stats.refused++;

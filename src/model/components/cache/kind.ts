@@ -1,10 +1,11 @@
 import { defineGauge, gaugeKey, SHARED_GAUGES } from '../../../recorder/gauges.ts';
 import { createSampler } from '../../../schedule/sample.ts';
-import { shardSlots } from '../../core/timeline.ts';
+import { shardSlots } from '../../../profile/topology/timeline.ts';
 import type { ComponentKind, ModelComponent } from '../component.ts';
 import type { ServerConnections } from '../../core/server-connections.ts';
 import { CacheNode, type CacheStats } from './cache.ts';
 import { perShard } from './shard-specs.ts';
+import { STALE_CAUSES } from './stale.ts';
 
 const SHARDS = defineGauge('shards', 'count', 'cache', 'shards in the ring at the sample');
 const STALE_READS = defineGauge('staleReads', 'count', 'cache', 'hits on a copy out of date for longer than the cache’s staleAfter, since the start', 'run');
@@ -13,6 +14,13 @@ const STALE_READS_IN_WINDOW = defineGauge(
   'count',
   'cache',
   'hits on a copy out of date for at most staleAfter (the normal window between a database write and the cache update), since the start',
+  'run',
+);
+const STALE_READS_BY_CAUSE = defineGauge(
+  'staleReadsByCause',
+  'count',
+  'cache',
+  'staleReads by why the copy was out of date (.markDown, .outage, .restart, .membership: a shard away or ejected came back warm or was written past; .failedSet: a set that never landed), since the start',
   'run',
 );
 const THROTTLED_OPS = defineGauge('throttledOps', 'count', 'cache', 'ops that waited for the next CPU-quota period, since the start', 'run');
@@ -106,6 +114,7 @@ function cacheComponent(cache: CacheNode, connections: Int32Array, connectionFig
     shards: gaugeKey(SHARDS, name),
     staleReads: gaugeKey(STALE_READS, name),
     staleReadsInWindow: gaugeKey(STALE_READS_IN_WINDOW, name),
+    staleByCause: STALE_CAUSES.map((cause) => [cause, gaugeKey(STALE_READS_BY_CAUSE, `${name}.${cause}`)] as const),
     throttledOps: gaugeKey(THROTTLED_OPS, name),
     shardConnectionsMax: gaugeKey(SHARD_CONNECTIONS_MAX, name),
     deadShards: gaugeKey(DEAD_SHARDS, name),
@@ -127,7 +136,7 @@ function cacheComponent(cache: CacheNode, connections: Int32Array, connectionFig
     gaugeSpecs: [
       SHARED_GAUGES.hitRatio,
       SHARDS,
-      ...(copies ? [STALE_READS, STALE_READS_IN_WINDOW] : []),
+      ...(copies ? [STALE_READS, STALE_READS_IN_WINDOW, STALE_READS_BY_CAUSE] : []),
       THROTTLED_OPS,
       SHARD_CONNECTIONS_MAX,
       // Both only move once memory is modelled (a dead shard is an OOM kill).
@@ -148,6 +157,7 @@ function cacheComponent(cache: CacheNode, connections: Int32Array, connectionFig
       if (copies) {
         into[key.staleReads] = stats.staleReads;
         into[key.staleReadsInWindow] = stats.staleReadsInWindow;
+        for (const [cause, at] of key.staleByCause) into[at] = stats.staleReadsByCause[cause];
       }
       into[key.throttledOps] = stats.throttled;
       let conns = 0;

@@ -58,6 +58,12 @@ export class ShardedLru {
     return n;
   }
 
+  /** True when `shard` holds a copy of `key` (no LRU change). */
+  holds(key: number, shard: number): boolean {
+    const e = this.entry(key, shard);
+    return this.prev[e] !== ABSENT && (this.copies || this.home[e] === shard);
+  }
+
   /** A get: true on a hit, which also makes the entry most recently used. */
   touch(key: number, shard: number): boolean {
     const e = this.entry(key, shard);

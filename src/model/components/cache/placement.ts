@@ -96,6 +96,19 @@ export class ShardPlacement {
     return shard;
   }
 
+  /** True when some shard the timeline removed is still out: the next addition is a rejoin. */
+  get hasRemoved(): boolean {
+    return this.removed.length > 0;
+  }
+
+  /** A named shard leaves (a later addition brings it back); false when it is not in the ring or is the last. */
+  remove(shard: number): boolean {
+    if (this.inRing[shard] !== 1 || this.active <= 1) return false;
+    this.removed.push(shard);
+    this.leave(shard);
+    return true;
+  }
+
   join(shard: number): void {
     this.inRing[shard] = 1;
     this.rebuild();

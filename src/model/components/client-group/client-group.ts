@@ -1,4 +1,5 @@
 import { DeadlineQueue } from '../../engine/deadline-queue.ts';
+import { type NodeView, VIEW_BACK, VIEW_DEAD, VIEW_LIVE } from './view.ts';
 import type { EventHandler } from '../../engine/simulation.ts';
 import { Rng, deriveSeed } from '../../../schedule/rng.ts';
 import type { ClientGroup } from '../../../profile/topology/index.ts';
@@ -149,11 +150,21 @@ export class ClientGroupModel implements EventHandler {
       : null;
   }
 
-  /** True when `instance` currently holds `node` for dead (its own view, or the shared one; always false without markDown). */
-  isMarkedDown(instance: number, node: number): boolean {
-    if (this.markDown === null) return false;
+  /**
+   * How `instance` holds `node` now, in its own view or the shared one (always live without
+   * markDown): dead, live, or back — live again for the first time since its mark-down lapsed,
+   * reported once per mark-down (the moment the view takes the node back).
+   */
+  viewOf(instance: number, node: number): NodeView {
+    if (this.markDown === null) return VIEW_LIVE;
     const slot = this.targetSlot[node]!;
-    return slot >= 0 && this.deadUntilUs[this.sharedView ? slot : instance * this.targetCount + slot]! > this.ctx.sim.nowUs;
+    if (slot < 0) return VIEW_LIVE;
+    const at = this.sharedView ? slot : instance * this.targetCount + slot;
+    const until = this.deadUntilUs[at]!;
+    if (until > this.ctx.sim.nowUs) return VIEW_DEAD;
+    if (until === 0) return VIEW_LIVE;
+    this.deadUntilUs[at] = 0;
+    return VIEW_BACK;
   }
 
   /** (instance, node) pairs marked dead right now (with a shared view, a dead node counts for every instance). */

@@ -2,7 +2,7 @@ import { DeadlineQueue, type DeadlineOwner } from '../../engine/deadline-queue.t
 import type { EventHandler } from '../../engine/simulation.ts';
 import type { Monitor } from '../../../profile/topology/index.ts';
 import type { ModelContext } from '../../core/context.ts';
-import { QUEUE_FULL } from '../../core/reasons.ts';
+import { CONNECTION_RESET } from '../../core/reasons.ts';
 import { TASK_FREE, type Prober } from '../../core/records.ts';
 import { DIAL_ACCEPTED, DIAL_BACKLOG } from '../../core/server-connections.ts';
 import type { CacheNode } from '../cache/cache.ts';
@@ -22,10 +22,11 @@ export class MonitorStats {
 }
 
 /**
- * A health-check monitor over one cache's shards: one connection per shard, a probe every
- * period; a probe that times out closes its connection (the next dials anew, competing for fds and
- * the accept queue with every client), and `failures` failed probes in a row restart the shard.
- * A restart is the 2014-01 feedback: the shard comes back empty and every client reconnects.
+ * A health-check monitor over one cache's shards: a probe per shard every period, through a
+ * connection dialled for it and closed after it (`connection: new`, competing for fds and the
+ * accept queue with every client) or through one kept open (`reuse`: dialled again only after a
+ * failure). `failures` failed probes in a row restart the shard. A restart is the 2014-01
+ * feedback: the shard comes back empty and every client reconnects.
  */
 export class HealthMonitor implements EventHandler, Prober, DeadlineOwner {
   readonly stats = new MonitorStats();
@@ -37,6 +38,8 @@ export class HealthMonitor implements EventHandler, Prober, DeadlineOwner {
   private readonly pausedUntilUs: Float64Array;
   private readonly timeouts: DeadlineQueue;
   private readonly handlerId: number;
+  /** Every probe dials its own connection (`connection: new`). */
+  private readonly fresh: boolean;
 
   constructor(
     private readonly ctx: ModelContext,
@@ -52,6 +55,7 @@ export class HealthMonitor implements EventHandler, Prober, DeadlineOwner {
     this.failures = new Int32Array(slots);
     this.pausedUntilUs = new Float64Array(slots);
     this.handlerId = ctx.sim.register(this);
+    this.fresh = spec.connection === 'new';
     this.timeouts = new DeadlineQueue(ctx.sim, spec.timeout, this);
     ctx.serverConns.onReset((node) => {
       const shard = node - cache.nodeBase;
@@ -79,14 +83,19 @@ export class HealthMonitor implements EventHandler, Prober, DeadlineOwner {
   probeDone(shard: number, seq: number, reason: number): void {
     if (this.outstanding[shard] !== 1 || this.seq[shard] !== seq) return;
     this.outstanding[shard] = 0;
-    if (reason === 0) {
-      this.connection[shard] = CONNECTED;
-      this.failures[shard] = 0;
-      return;
-    }
-    // Refused or reset: the connection is gone (a full queue leaves it open).
-    if (reason !== QUEUE_FULL) this.connection[shard] = NOT_CONNECTED;
-    this.failed(shard);
+    // Reset: the process died with the connection. Any other answer came over an accepted
+    // connection that is still open (a blip refuses requests, not connections).
+    this.connection[shard] = reason === CONNECTION_RESET ? NOT_CONNECTED : CONNECTED;
+    if (this.fresh) this.hangUp(shard);
+    if (reason === 0) this.failures[shard] = 0;
+    else this.failed(shard);
+  }
+
+  /** A probe's own connection is closed after it: the shard frees the fd at once (nothing is pending on it). */
+  private hangUp(shard: number): void {
+    if (this.connection[shard] !== CONNECTED) return;
+    this.connection[shard] = NOT_CONNECTED;
+    this.ctx.serverConns.released(this.cache.nodeBase + shard);
   }
 
   isLive(shard: number, seq: number): boolean {
