@@ -100,8 +100,8 @@ function removeCgroup(dir: string): void {
   }
 }
 
-/** memcached's own CPU time so far (rusage user + system, seconds) and the keys it was asked to get: from its `stats`. */
-export function memcachedUsage(port: number): Promise<{ cpuS: number; keysGot: number }> {
+/** memcached's own counters (`stats`), by name. */
+export function memcachedStats(port: number): Promise<Map<string, number>> {
   return new Promise((resolve, reject) => {
     let reply = '';
     const socket = connect({ host: '127.0.0.1', port }, () => socket.write('stats\r\n'));
@@ -110,10 +110,15 @@ export function memcachedUsage(port: number): Promise<{ cpuS: number; keysGot: n
       reply += chunk.toString();
       if (!reply.includes('END\r\n')) return;
       socket.end();
-      const stat = (name: string) => Number(new RegExp(`STAT ${name} (\\S+)`).exec(reply)?.[1]);
-      resolve({ cpuS: stat('rusage_user') + stat('rusage_system'), keysGot: stat('cmd_get') });
+      resolve(new Map([...reply.matchAll(/^STAT (\S+) (\S+)\r$/gm)].map((m) => [m[1]!, Number(m[2])])));
     });
   });
+}
+
+/** memcached's own CPU time so far (rusage user + system, seconds) and the keys it was asked to get: from its `stats`. */
+export async function memcachedUsage(port: number): Promise<{ cpuS: number; keysGot: number }> {
+  const stats = await memcachedStats(port);
+  return { cpuS: stats.get('rusage_user')! + stats.get('rusage_system')!, keysGot: stats.get('cmd_get')! };
 }
 
 async function waitForPort(port: number, timeoutMs: number, gone: () => boolean): Promise<void> {
