@@ -1,7 +1,8 @@
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import type { MemcachedSettings } from '../../profile/protocols/memcached/section.ts';
 import type { ServerAddress } from '../../profile/protocols/address.ts';
-import { hitRatioOf, shardLoad, type MemcachedTarget } from '../../profile/protocols/memcached/spec.ts';
+import type { MemcachedTarget } from '../../profile/protocols/memcached/spec.ts';
+import { hitRatioOf, shardLoad } from '../../profile/protocols/sharded.ts';
 import { RunStartError } from '../errors.ts';
 import { dialBeforeStart, OpenLoopRun, openLoopOptions, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
 import { primeOpenLoop } from '../prime.ts';

@@ -1,5 +1,6 @@
 import { canonicalHost, TargetError } from '../../target.ts';
 import { addCounts, portOf, sumOf, type ServerAddress } from '../address.ts';
+import { hitRatioOf, type ShardLoad, shardLoad } from '../sharded.ts';
 import type { ProtocolSpec } from '../spec.ts';
 
 /* memcached (binary protocol) over a client-side sharded set of servers. The transport is src/driver/memcached/. */
@@ -16,9 +17,8 @@ export interface MemcachedTransportReport {
   hits: number;
   misses: number;
   hitRatio: number;
-  shards: { server: string; keys: number; share: number }[];
-  /** Max shard share ÷ fair share: 1 is even; 2 means the busiest shard takes twice its fair load. */
-  shardSkew: number;
+  shards: ShardLoad['shards'];
+  shardSkew: ShardLoad['shardSkew'];
   connects: number;
   /** Connections closed because the server broke the protocol (a bad frame, a response nobody asked for). */
   protocolErrors: number;
@@ -39,20 +39,6 @@ function parse(text: string, _scheme: string, list: string): MemcachedTarget {
 }
 
 const addressOf = (s: ServerAddress) => `${s.host}:${s.port}`;
-
-/** Ratio and shares taken again from the summed counts (every sender hashes keys onto the same servers). */
-export function hitRatioOf(hits: number, misses: number): number {
-  return hits + misses > 0 ? hits / (hits + misses) : 0;
-}
-
-/** Keys per server as shards with their share of the total, and the skew: max share ÷ fair share. */
-export function shardLoad(servers: readonly string[], keys: readonly number[]): Pick<MemcachedTransportReport, 'shards' | 'shardSkew'> {
-  const total = keys.reduce((a, b) => a + b, 0);
-  const shares = keys.map((k) => (total > 0 ? k / total : 0));
-  let maxShare = 0;
-  for (const share of shares) maxShare = Math.max(maxShare, share);
-  return { shards: servers.map((server, s) => ({ server, keys: keys[s]!, share: shares[s]! })), shardSkew: total > 0 ? maxShare * shares.length : 0 };
-}
 
 function merge(reports: readonly MemcachedTransportReport[]): MemcachedTransportReport {
   const first = reports[0]!;
