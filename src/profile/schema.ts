@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { TopologySchema } from './topology/index.ts';
 import { sizeDistribution } from './distribution.ts';
-import { HttpTargetSchema } from './protocols/http/section.ts';
-import { MemcachedTargetSchema } from './protocols/memcached/section.ts';
-import { parseTarget, TARGET_FORMS } from './protocols/registry.ts';
+import { PROTOCOL_SECTIONS, parseTarget, TARGET_FORMS } from './protocols/registry.ts';
 import { TargetError } from './target.ts';
 import { duration, rate, share } from './units.ts';
 
@@ -247,8 +245,7 @@ export const ProfileSchema = z
     slo: SloSchema.default({ latency: [] }).meta({ description: 'Service-level objectives the run is judged against.' }),
     target: target.default('model').meta({ description: `Where the traffic goes: ${TARGET_FORMS}; --target overrides it.` }),
     // prefault: an absent section is parsed from {}, so the parsed profile carries every protocol default.
-    http: HttpTargetSchema.prefault({}).meta({ description: 'Request templates, connection pool, TLS and HTTP/2 for an http:// or https:// target.' }),
-    memcached: MemcachedTargetSchema.prefault({}).meta({ description: 'Sharding and connections for a memcached:// target.' }),
+    ...PROTOCOL_SECTIONS,
     generator: GeneratorLimitsSchema.prefault({}).meta({ description: 'Limits on the load generator’s own health (real targets); past one the run is INVALID.' }),
     limits: LimitsSchema.prefault({}).meta({ description: 'How big a plan may be before it is refused (override one run with --force).' }),
     topology: z

@@ -11,16 +11,25 @@ import type { ProtocolSpec, ReportBase, ReportSpec, TargetBase } from './spec.ts
 export const PROTOCOLS = [MODEL, HTTP, MEMCACHED] as const;
 
 type Listed = (typeof PROTOCOLS)[number];
-type TargetOf<P> = P extends ProtocolSpec<infer T, ReportBase> ? T : never;
-type ReportOf<P> = P extends ProtocolSpec<TargetBase, infer R> ? R : never;
+type TargetOf<P> = P extends ProtocolSpec<infer T, ReportBase, never> ? T : never;
+type ReportOf<P> = P extends ProtocolSpec<TargetBase, infer R, never> ? R : never;
+type ViewOf<P> = P extends ProtocolSpec<TargetBase, ReportBase, infer V> ? V : never;
+type SectionsOf<P> = P extends ProtocolSpec<TargetBase, ReportBase, never, infer S> ? S : never;
+/** A union's members as one type that is all of them. */
+type AllOf<U> = (U extends unknown ? (all: U) => void : never) extends (all: infer I) => void ? I : never;
 
 /** A parsed target: which protocol, its text as written (what result.json and the reports show) and its own fields. */
 export type TargetSpec = TargetOf<Listed>;
 export type ProtocolName = TargetSpec['kind'];
 /** A transport report of any protocol that has one. */
 export type ProtocolReport = ReportOf<Listed>;
+/** What the protocols read of the loaded profile, together: a Profile is one. */
+export type ProtocolView = AllOf<ViewOf<Listed>>;
 /** A protocol as the stages see it: any of them, asked through its target. */
-export type Protocol = ProtocolSpec<TargetSpec, ProtocolReport>;
+export type Protocol = ProtocolSpec<TargetSpec, ProtocolReport, ProtocolView>;
+
+/** Every protocol's profile sections (`http:`, `memcached:`), for ProfileSchema, in the protocols' order. */
+export const PROTOCOL_SECTIONS = Object.assign({}, ...PROTOCOLS.map((p) => p.sections)) as AllOf<SectionsOf<Listed>>;
 
 // A spec is only ever handed targets and reports of its own name (looked up by it), so each is one of these.
 const BY_NAME = new Map<string, Protocol>(PROTOCOLS.map((p) => [p.name, p as unknown as Protocol]));

@@ -1,7 +1,5 @@
+import type { z } from 'zod';
 import type { TimelineEvent } from '../topology/timeline.ts';
-import type { Topology } from '../topology/index.ts';
-import type { HttpSettings } from './http/section.ts';
-import type { MemcachedSettings } from './memcached/section.ts';
 
 /*
  * What every stage may ask of a protocol, so that no stage outside a protocol's folder tells the
@@ -25,12 +23,11 @@ export interface ReportBase {
   protocolErrors: number;
 }
 
-/** What a protocol reads of the loaded profile: the protocols' sections and the model's topology. */
-export interface ProtocolView {
-  http: HttpSettings;
-  memcached: MemcachedSettings;
-  topology?: Topology | undefined;
-}
+/** A protocol's sections of the profile (`http:`), keyed as written, each schema with its defaults. */
+export type Sections = Record<string, z.ZodType>;
+
+/** The settings a protocol's sections give once parsed: what it reads of the loaded profile. */
+export type SettingsOf<S extends Sections> = { [K in keyof S]: z.output<S[K]> };
 
 /** The plan's load, for the protocols whose in-flight bound follows from it (the model's). */
 export interface PlannedLoad {
@@ -39,7 +36,11 @@ export interface PlannedLoad {
   peakRps: number;
 }
 
-export interface ProtocolSpec<T extends TargetBase = TargetBase, R extends ReportBase = ReportBase> {
+/**
+ * T: its target; R: its transport report; V: what it reads of the loaded profile (its sections'
+ * settings, or the model's topology); S: its profile sections (none for the model).
+ */
+export interface ProtocolSpec<T extends TargetBase = TargetBase, R extends ReportBase = ReportBase, V = unknown, S extends Sections = Sections> {
   /** The protocol's name: the `kind` of its targets and the `protocol` of its reports. */
   readonly name: T['kind'];
   /** The target as a user writes it, for messages, e.g. memcached://host:port[,host:port…]. */
@@ -48,30 +49,32 @@ export interface ProtocolSpec<T extends TargetBase = TargetBase, R extends Repor
   readonly schemes: readonly string[];
   /** `rest` is the text after `scheme://`, without a trailing slash. @throws TargetError */
   parse(text: string, scheme: string, rest: string): T;
+  /** Its sections of the profile schema (the registry puts every protocol's into ProfileSchema). */
+  readonly sections?: S;
   /** In-process on virtual time (the model): no generator, no wall clock, no hosts; the topology is its profile section. */
   readonly simulated: boolean;
   /** Every host the target sends to, as written (none for the model). */
   hosts(target: T): string[];
   /** Most requests in flight at once: what the plan check sizes memory by. */
-  inFlightBound(profile: ProtocolView, load: PlannedLoad): number;
+  inFlightBound(profile: V, load: PlannedLoad): number;
   /** Its request templates carry `${NAME}` references, read from the environment for the driver only. */
   readonly resolvesSecrets: boolean;
   /** It refuses keys a memcached server would (profile/memcached-keys.ts): the profile's unfit keys stop the run. */
   readonly refusesUnfitKeys: boolean;
-  readonly realism: RealismNeeds<T>;
+  readonly realism: RealismNeeds<T, V>;
   readonly timeline: TimelineSupport<T>;
   /** Its transport report, absent for a protocol whose driver reports none (the model). */
   readonly report?: ReportSpec<R>;
 }
 
 /** What the realism flags need of a protocol. */
-export interface RealismNeeds<T> {
+export interface RealismNeeds<T, V> {
   /** Connections one client instance keeps to each server. */
-  connectionsPerClient(profile: ProtocolView): number | undefined;
+  connectionsPerClient(profile: V): number | undefined;
   /** Client instances beyond the profile's `clients` (the model's caller groups). */
-  clientInstances?(profile: ProtocolView): number;
+  clientInstances?(profile: V): number;
   /** Shards the test spreads keys over. */
-  shards(target: T, profile: ProtocolView): number | undefined;
+  shards(target: T, profile: V): number | undefined;
   /** Whether the target is encrypted, for a protocol that may be (http: https://); absent for one that never is. */
   encrypted?(target: T): boolean;
 }

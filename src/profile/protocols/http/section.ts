@@ -73,6 +73,11 @@ export const HttpTargetSchema = z
   })
   .meta({ description: 'How the mix becomes HTTP requests when the target is http://host:port or https://host:port.' });
 
+/** The profile's sections for http: `http:`. */
+export const HTTP_SECTIONS = {
+  http: HttpTargetSchema.prefault({}).meta({ description: 'Request templates, connection pool, TLS and HTTP/2 for an http:// or https:// target.' }),
+};
+
 /** The profile's `http:` section with every default applied (durations in µs). */
 export type HttpSettings = z.output<typeof HttpTargetSchema>;
 /** The `http.tls` section: file paths as written (relative to the profile). */

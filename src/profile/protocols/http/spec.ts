@@ -1,6 +1,7 @@
 import { TargetError } from '../../target.ts';
 import { portOf, addCounts, sumOf } from '../address.ts';
-import type { ProtocolSpec } from '../spec.ts';
+import type { ProtocolSpec, SettingsOf } from '../spec.ts';
+import { HTTP_SECTIONS } from './section.ts';
 
 /*
  * HTTP as the project models it: http:// and https:// (TLS; the `http.tls` section holds its
@@ -74,11 +75,12 @@ function describe(report: HttpTransportReport): string[] {
   ];
 }
 
-export const HTTP: ProtocolSpec<HttpTarget, HttpTransportReport> = {
+export const HTTP: ProtocolSpec<HttpTarget, HttpTransportReport, SettingsOf<typeof HTTP_SECTIONS>, typeof HTTP_SECTIONS> = {
   name: 'http',
   forms: 'http://host:port, https://host:port',
   schemes: ['http', 'https'],
   parse,
+  sections: HTTP_SECTIONS,
   simulated: false,
   hosts: (target) => [target.host],
   inFlightBound: (profile) => profile.http.inFlightCap,

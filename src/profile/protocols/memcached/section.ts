@@ -21,5 +21,10 @@ export const MemcachedTargetSchema = z
   })
   .meta({ description: 'How the mix becomes memcached operations when the target is memcached://host:port[,host:port…].' });
 
+/** The profile's sections for memcached: `memcached:`. */
+export const MEMCACHED_SECTIONS = {
+  memcached: MemcachedTargetSchema.prefault({}).meta({ description: 'Sharding and connections for a memcached:// target.' }),
+};
+
 /** The profile's `memcached:` section with every default applied (durations in µs). */
 export type MemcachedSettings = z.output<typeof MemcachedTargetSchema>;

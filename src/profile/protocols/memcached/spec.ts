@@ -1,7 +1,8 @@
 import { canonicalHost, TargetError } from '../../target.ts';
 import { addCounts, portOf, sumOf, type ServerAddress } from '../address.ts';
 import { hitRatioOf, type ShardLoad, shardLoad } from '../sharded.ts';
-import type { ProtocolSpec } from '../spec.ts';
+import type { ProtocolSpec, SettingsOf } from '../spec.ts';
+import { MEMCACHED_SECTIONS } from './section.ts';
 
 /* memcached (binary protocol) over a client-side sharded set of servers. The transport is src/driver/memcached/. */
 
@@ -66,11 +67,12 @@ function describe(report: MemcachedTransportReport): string[] {
   ];
 }
 
-export const MEMCACHED: ProtocolSpec<MemcachedTarget, MemcachedTransportReport> = {
+export const MEMCACHED: ProtocolSpec<MemcachedTarget, MemcachedTransportReport, SettingsOf<typeof MEMCACHED_SECTIONS>, typeof MEMCACHED_SECTIONS> = {
   name: 'memcached',
   forms: FORMS,
   schemes: ['memcached'],
   parse,
+  sections: MEMCACHED_SECTIONS,
   simulated: false,
   hosts: (target) => [...new Set(target.servers.map((s) => s.host))],
   inFlightBound: (profile) => profile.memcached.inFlightCap,

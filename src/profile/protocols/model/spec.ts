@@ -1,11 +1,16 @@
 import type { Topology } from '../../topology/index.ts';
-import type { ProtocolSpec, ProtocolView } from '../spec.ts';
+import type { ProtocolSpec } from '../spec.ts';
 
 /* The model core: the profile's topology simulated in process on virtual time. Its driver is src/driver/model.ts. */
 
 export interface ModelTarget {
   kind: 'model';
   text: string;
+}
+
+/** What the model reads of the profile: its topology (its only section, which the profile's schema holds). */
+interface ModelView {
+  topology?: Topology | undefined;
 }
 
 /** The model target: it has no address, only its name. */
@@ -19,7 +24,7 @@ export const MODEL_TARGET: ModelTarget = { kind: 'model', text: 'model' };
 const MODEL_LIFETIME_S = 1;
 
 /** Connections one client instance keeps per server: the largest pool of the groups that call caches. */
-function connectionsPerClient({ topology: t }: ProtocolView): number | undefined {
+function connectionsPerClient({ topology: t }: ModelView): number | undefined {
   if (t === undefined) return undefined;
   const caches = new Set(Object.keys(t.caches));
   const groups = Object.values(t.services).flatMap((s) => s.calls.filter((c) => caches.has(c.to)).map((c) => c.via));
@@ -35,16 +40,16 @@ export function callerGroups(topology: Topology | undefined): string[] {
 }
 
 /** The instances of the caller groups (0 without one): the model's users call through them. */
-function clientInstances({ topology }: ProtocolView): number {
+function clientInstances({ topology }: ModelView): number {
   return callerGroups(topology).reduce((sum, g) => sum + (topology?.clientGroups[g]?.instances ?? 1), 0);
 }
 
-function shards(_target: ModelTarget, { topology }: ProtocolView): number | undefined {
+function shards(_target: ModelTarget, { topology }: ModelView): number | undefined {
   const caches = Object.values(topology?.caches ?? {});
   return caches.length === 0 ? undefined : Math.max(...caches.map((c) => c.shards));
 }
 
-export const MODEL: ProtocolSpec<ModelTarget, never> = {
+export const MODEL: ProtocolSpec<ModelTarget, never, ModelView, Record<never, never>> = {
   name: 'model',
   forms: '"model"',
   schemes: [],
