@@ -7,8 +7,11 @@ export { mergeRuns, SegmentMergeError, type MergeOptions, type MergeOutcome } fr
 export { segmentSchedule, type Segment } from './schedule/segment.ts';
 export { loadProfile, parseProfileText, profileJsonSchema, ProfileError, formatProfileError, type ProfileIssue } from './profile/index.ts';
 export type { Profile, ProfileSource, ClientSpec, HotKey, MixEntry, Multiplier, Phase, Popularity, Slo, Distribution } from './profile/index.ts';
-export type { HttpSettings, MemcachedSettings } from './profile/schema.ts';
-export { parseTarget, TargetError, type TargetSpec, type TargetKind, type ServerAddress } from './profile/target.ts';
+export type { HttpSettings } from './profile/protocols/http/section.ts';
+export type { MemcachedSettings } from './profile/protocols/memcached/section.ts';
+export { parseTarget, type TargetSpec, type ProtocolName as TargetKind } from './profile/protocols/registry.ts';
+export type { ServerAddress } from './profile/protocols/address.ts';
+export { TargetError } from './profile/target.ts';
 export { createSchedule, type Plan, type Schedule, type ScheduledRequest } from './schedule/index.ts';
 export { createDriver, RunStartError, type DriverOptions } from './driver/index.ts';
 export type { Driver, RunContext } from './driver/types.ts';

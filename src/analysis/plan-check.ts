@@ -1,6 +1,7 @@
 import type { Profile } from '../profile/types.ts';
 import type { PlanLimits } from '../profile/schema.ts';
-import { parseTarget } from '../profile/target.ts';
+import { protocolOf, type TargetSpec } from '../profile/protocols/registry.ts';
+import type { PlannedLoad } from '../profile/protocols/spec.ts';
 import { allKinds, resolveClients } from '../schedule/plan.ts';
 import { meanOf, upperOf } from '../schedule/sample.ts';
 import type { Plan } from '../schedule/types.ts';
@@ -19,9 +20,8 @@ import { PlanRefusedError, type PlanFigures, type PlanRefusal } from './plan-ref
  * + histograms                (3 outcomes + kinds + clients + service time + interval) × HISTOGRAM_BYTES
  * + requests in flight        inFlight × (REQUEST_BYTES + mean keys per request × KEY_BYTES), the mean
  *                             over the plan's requests (clients weighted by their expected requests)
- *                             inFlight = the target's inFlightCap (http/memcached), or for the model
- *                             the peak rate × MODEL_LIFETIME_S (requests finish or time out within
- *                             about a second; a model whose queues grow without bound exceeds this)
+ *                             inFlight = the target protocol's in-flight bound (its spec's
+ *                             inFlightBound: the section's inFlightCap, or the model's from the plan)
  * + the largest request       keys per request (upper bound) × (KEY_BYTES + 4 B for the schedule's key buffer)
  * + the interval series       SERIES_POINTS × INTERVAL_BYTES (intervals themselves go to disk)
  * File sizes: latency.hlog and intervals.jsonl grow by about HLOG_INTERVAL_BYTES and
@@ -36,7 +36,6 @@ const HISTOGRAM_BYTES = 100_000;
 const REQUEST_BYTES = 1_000;
 /** Per key of a request in flight: its wire name and, in the model, one call per key. */
 const KEY_BYTES = 150;
-const MODEL_LIFETIME_S = 1;
 /** One interval in memory or pretty-printed in result.json, and as a line of intervals.jsonl (a model topology's few dozen gauges included). */
 const INTERVAL_BYTES = 2_000;
 const JSONL_INTERVAL_BYTES = 1_200;
@@ -54,17 +53,17 @@ export interface PlanScope {
   durationS?: number;
   /** Runs at the same time (a sweep's worker threads); default 1. */
   concurrent?: number;
-  /** The target the run sends to (default the profile's). */
-  target?: string | undefined;
+  /** The target the run sends to: its protocol bounds the requests in flight. */
+  target: TargetSpec;
 }
 
 /** The figures of a plan, for `validate` and the check. `plan` is the largest run when `runs` > 1. */
-export function planFigures(profile: Profile, plan: Plan, scope: PlanScope = {}): PlanFigures {
+export function planFigures(profile: Profile, plan: Plan, scope: PlanScope): PlanFigures {
   const runs = scope.runs ?? 1;
   const intervals = Math.ceil(plan.totalUs / (scope.intervalUs ?? 1_000_000));
   const { upper: keysPerRequest, mean: meanKeys } = batchSizes(profile, plan);
   const slices = 3 + plan.kinds.length + plan.clients.length;
-  const inFlight = inFlightBound(profile, plan, scope.target ?? profile.target);
+  const inFlight = protocolOf(scope.target).inFlightBound(profile, plannedLoad(plan));
   const bytes =
     // The totals' slices, the interval's (untagged, warm-up, one per kind, all) and the service time.
     (slices + 4 + plan.kinds.length) * HISTOGRAM_BYTES +
@@ -100,12 +99,10 @@ function batchSizes(profile: Profile, plan: Plan): { upper: number; mean: number
   return { upper, mean: plan.expectedRequests > 0 ? Math.max(1, keys / plan.expectedRequests) : 1 };
 }
 
-function inFlightBound(profile: Profile, plan: Plan, target: string): number {
-  const kind = parseTarget(target).kind;
-  if (kind === 'http') return profile.http.inFlightCap;
-  if (kind === 'memcached') return profile.memcached.inFlightCap;
+/** The plan's requests and the sum of each client's peak rate: what a protocol without a cap of its own (the model) bounds its in-flight requests by. */
+function plannedLoad(plan: Plan): PlannedLoad {
   const peakRps = plan.clients.reduce((sum, c) => sum + c.segments.reduce((m, s) => Math.max(m, s.fromRps, s.toRps), 0), 0);
-  return Math.min(plan.expectedRequests, peakRps * MODEL_LIFETIME_S);
+  return { expectedRequests: plan.expectedRequests, peakRps };
 }
 
 /** Every limit the figures pass, in the order a user would fix them. */
@@ -124,7 +121,7 @@ export function planRefusals(figures: PlanFigures, limits: PlanLimits): PlanRefu
 }
 
 /** Throws PlanRefusedError when the plan is over a limit, unless `force`; returns the figures. */
-export function checkPlan(profile: Profile, plan: Plan, scope: PlanScope & { force?: boolean | undefined } = {}): PlanFigures {
+export function checkPlan(profile: Profile, plan: Plan, scope: PlanScope & { force?: boolean | undefined }): PlanFigures {
   const figures = planFigures(profile, plan, scope);
   const refusals = planRefusals(figures, profile.limits);
   if (refusals.length > 0 && !scope.force) throw new PlanRefusedError(figures, refusals);

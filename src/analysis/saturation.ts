@@ -1,4 +1,5 @@
 import type { GeneratorLimits } from '../profile/schema.ts';
+import { connectionPoolOf } from '../profile/protocols/registry.ts';
 import type { TransportReport } from '../recorder/driver-report.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { formatCount, formatUs } from './format.ts';
@@ -76,16 +77,9 @@ function answeredPerSecond(result: RunResult): number {
   return result.durationMs > 0 ? (result.requests.ok * 1000) / result.durationMs : 0;
 }
 
-/** An HTTP transport's pool, summed over its worker threads (each has its own): connections, and connections × pipelining. */
+/** The transport's pool, summed over its worker threads (each has its own): connections, and connections × pipelining; none without one. */
 export function connectionPool(transport: TransportReport | undefined): { connections: number; slots: number } | undefined {
-  if (transport?.protocol !== 'http') return undefined;
-  const pool = { connections: 0, slots: 0 };
-  for (const t of transport.perWorker ?? [transport]) {
-    if (t.protocol !== 'http') continue;
-    pool.connections += t.connections;
-    pool.slots += t.connections * t.pipelining;
-  }
-  return pool;
+  return transport && connectionPoolOf(transport);
 }
 
 function round1(x: number): number {

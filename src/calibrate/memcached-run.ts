@@ -1,3 +1,5 @@
+import { MEMCACHED } from '../profile/protocols/memcached/spec.ts';
+import { parseTarget, protocolOf } from '../profile/protocols/registry.ts';
 import { isRunFolder, readRunFolder } from '../run-folder/index.ts';
 import { CalibrationInputError } from './errors.ts';
 import type { MemcachedGetFigures } from './types.ts';
@@ -13,7 +15,8 @@ const HINT = 'give a folder of `stampede run` against memcached:// at a low rate
 export function readMemcachedRun(dir: string): MemcachedGetFigures {
   if (!isRunFolder(dir)) throw new CalibrationInputError(`no result.json in ${dir}`, HINT);
   const { result } = readRunFolder(dir);
-  if (!result.target.startsWith('memcached://')) throw new CalibrationInputError(`${dir} ran against ${result.target}, not memcached`, HINT);
+  // The model cache's get time is memcached's own: the calibration names the protocol it was made for.
+  if (protocolOf(parseTarget(result.target)) !== MEMCACHED) throw new CalibrationInputError(`${dir} ran against ${result.target}, not memcached`, HINT);
   const roundTrips = result.serviceTimeUs;
   if (roundTrips.count === 0) throw new CalibrationInputError(`${dir} measured no request`, HINT);
   return { dir, p50Us: roundTrips.p50, p99Us: roundTrips.p99 };

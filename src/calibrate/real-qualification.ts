@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { completeSteps } from '../analysis/capacity.ts';
 import type { Qualification } from '../analysis/qualification.ts';
+import { parseTarget, protocolOf } from '../profile/protocols/registry.ts';
 import type { Profile } from '../profile/types.ts';
 import type { GaugeStats } from '../recorder/interval-digest.ts';
 import { QUALIFICATION_FILE, readQualification, readRunFolder } from '../run-folder/index.ts';
@@ -26,7 +27,7 @@ const QUALIFY_HINT = 'give a folder written by `stampede qualify` against `stamp
 export function readRealQualification(dir: string): RealQualification {
   if (!existsSync(join(dir, QUALIFICATION_FILE))) throw new CalibrationInputError(`no qualification.json in ${dir}`, QUALIFY_HINT);
   const qualification = readQualification(dir);
-  if (qualification.target === 'model') throw new CalibrationInputError(`${dir} qualified the model, not a real service`, QUALIFY_HINT);
+  if (protocolOf(parseTarget(qualification.target)).simulated) throw new CalibrationInputError(`${dir} qualified the model, not a real service`, QUALIFY_HINT);
   const steps = completeSteps(qualification.steps).sort((a, b) => a.askedRps - b.askedRps);
   if (steps.length === 0) throw new CalibrationInputError(`${dir} has no complete step`, QUALIFY_HINT);
   let profile: Profile | undefined;

@@ -1,7 +1,8 @@
 import { productionFromSample, withProduction } from '../analysis/realism/production-sample.ts';
 import { InputFileError, MiB, readInputText } from '../files/input-file.ts';
 import { loadProfile } from '../profile/load.ts';
-import { canonicalHost, isLoopbackHost, parseTarget, TargetError, targetHosts } from '../profile/target.ts';
+import { parseTarget, protocolOf, targetHosts, type TargetSpec } from '../profile/protocols/registry.ts';
+import { canonicalHost, isLoopbackHost, TargetError } from '../profile/target.ts';
 import { resolveSecrets } from '../profile/secrets.ts';
 import { requireMemcachedKeysFor } from '../profile/memcached-keys.ts';
 import { requireTopologyFor } from '../profile/topology-required.ts';
@@ -24,11 +25,11 @@ export function durationOption(option: string, text: string, allowZero = false):
   return us;
 }
 
-/** `--target`, checked by the one target parser before anything starts (the pipeline takes the text). */
-export function targetOption(text: string | undefined): string | undefined {
+/** `--target`, parsed once before anything starts: every stage after takes the parsed target. */
+export function targetOption(text: string | undefined): TargetSpec | undefined {
   if (text === undefined) return undefined;
   try {
-    return parseTarget(text).text;
+    return parseTarget(text);
   } catch (error) {
     if (error instanceof TargetError) throw commandLineError('--target', error.message, 'e.g. --target http://127.0.0.1:8080 or --target memcached://127.0.0.1:11211');
     throw error;
@@ -40,9 +41,9 @@ export function targetOption(text: string | undefined): string | undefined {
  * borrowed from a colleague must not load someone else's server. Returns the remote hosts that were
  * allowed (to be announced before the first request). @throws CommandLineError naming the host
  */
-export function guardTarget(target: string, allowed: readonly string[], from: string): string[] {
+export function guardTarget(target: TargetSpec, allowed: readonly string[], from: string): string[] {
   const allowedHosts = new Set(allowed.map(canonicalHost));
-  const remote = targetHosts(parseTarget(target)).filter((host) => !isLoopbackHost(host));
+  const remote = targetHosts(target).filter((host) => !isLoopbackHost(host));
   const refused = remote.filter((host) => !allowedHosts.has(canonicalHost(host)));
   if (refused.length > 0) {
     const hosts = refused.join(',');
@@ -55,9 +56,9 @@ export function guardTarget(target: string, allowed: readonly string[], from: st
   return remote;
 }
 
-/** Where a run's traffic goes and who chose it: `--target`, else the profile's `target:`. */
-export function effectiveTarget(option: string | undefined, profile: Profile): { target: string; from: string } {
-  return option === undefined ? { target: profile.target, from: `${profile.source.file}: target` } : { target: option, from: '--target' };
+/** Where a run's traffic goes and who chose it: `--target`, else the profile's `target:` (valid: the profile's schema checked it). */
+export function effectiveTarget(option: TargetSpec | undefined, profile: Profile): { target: TargetSpec; from: string } {
+  return option === undefined ? { target: parseTarget(profile.target), from: `${profile.source.file}: target` } : { target: option, from: '--target' };
 }
 
 /**
@@ -66,13 +67,11 @@ export function effectiveTarget(option: string | undefined, profile: Profile): {
  * https:// one TLS files node:tls will take, and a memcached target keys it can store.
  * @throws ProfileError naming the file, the field (and the variable, the file or the key's line)
  */
-export async function checkRunnable(profile: Profile, target: string): Promise<void> {
+export async function checkRunnable(profile: Profile, target: TargetSpec): Promise<void> {
   requireTopologyFor(profile, target);
   requireMemcachedKeysFor(profile, target);
-  const spec = parseTarget(target);
-  if (spec.kind !== 'http') return;
-  resolveSecrets(profile, process.env);
-  if (spec.tls) (await import('../driver/http/tls.ts')).loadTlsMaterial(spec, profile);
+  if (protocolOf(target).resolvesSecrets) resolveSecrets(profile, process.env);
+  await (await import('../driver/index.ts')).checkDriverInput(target, profile);
 }
 
 /** The line printed before the first request to a remote host. */

@@ -1,5 +1,6 @@
 import type { EventHandler } from '../model/engine/simulation.ts';
 import { Model, REASON_NAMES, UNFINISHED, type Call, type ModelListener } from '../model/model.ts';
+import { MODEL_TARGET } from '../profile/protocols/model/spec.ts';
 import type { Topology } from '../profile/topology/index.ts';
 import { requireTopology } from '../profile/topology-required.ts';
 import type { Profile } from '../profile/types.ts';
@@ -46,7 +47,7 @@ const EV_DRAIN_LIMIT = 3;
 function modelTimeline(profile: Profile, endUs: number): TimelineOutcome[] {
   const events = profile.topology?.timeline ?? [];
   if (events.length === 0) return [];
-  const steps = planTimeline({ events, target: 'model', clients: profile.clients.map((c) => c.name) });
+  const steps = planTimeline({ events, target: MODEL_TARGET, clients: profile.clients.map((c) => c.name) });
   return steps.map((s) => {
     const status = s.action.kind === 'exec' ? 'skipped' : s.plannedMs * 1000 <= endUs ? 'applied' : 'not reached';
     return { index: s.index, type: s.type, label: s.label, plannedMs: s.plannedMs, actualMs: status === 'applied' ? s.plannedMs : null, status };
@@ -56,7 +57,7 @@ function modelTimeline(profile: Profile, endUs: number): TimelineOutcome[] {
 /** The `model` target: the profile's schedule through a discrete-event simulation of its topology, in virtual time. */
 export function createModelDriver(options: ModelDriverOptions = {}): Driver {
   return {
-    target: 'model',
+    target: MODEL_TARGET.text,
     run: (context) => new ModelRun(context, options).execute(context.signal),
   };
 }

@@ -1,5 +1,6 @@
 import { GENERATOR_GAUGES, GeneratorMonitor, generatorFigures, type GeneratorSnapshot } from '../generator/health.ts';
-import type { DriverReport, HttpTransportReport, MemcachedTransportReport } from '../recorder/driver-report.ts';
+import type { ProtocolReport, TargetSpec } from '../profile/protocols/registry.ts';
+import type { DriverReport } from '../recorder/driver-report.ts';
 import { SHARED_GAUGES, gaugeKey, type GaugeSpec } from '../recorder/gauges.ts';
 import { encodeIntoCompressedBase64 } from '../recorder/histograms.ts';
 import type { Recorder } from '../recorder/types.ts';
@@ -58,11 +59,11 @@ export interface Transport {
   gauges(into: Record<string, number>): void;
   /** The specs of every gauge `gauges` writes. */
   readonly gaugeSpecs: readonly GaugeSpec[];
-  report(): HttpTransportReport | MemcachedTransportReport;
+  report(): ProtocolReport;
   /** Requests that waited for a free connection slot before their write (backpressure on the generator). */
   waitedForConnection(): number;
-  /** memcached: the client's ring, which the timeline's membership events change; its servers as host:port. */
-  readonly ring?: RingControl & { readonly servers: readonly string[] };
+  /** The client's ring, for a protocol whose timeline moves servers in and out of it (its spec's timeline.ring). */
+  readonly ring?: RingControl;
 }
 
 export interface OpenLoopOptions {
@@ -86,6 +87,8 @@ export interface OpenLoopOptions {
    * GeneratorMonitor; tests on a virtual clock pass one that does not read the real process.
    */
   monitor?: SenderMonitor;
+  /** The target the profile's timeline is planned for; a run without one (priming) plays none. */
+  target?: TargetSpec;
   /** Runs while the transport connects, before the clock starts: JIT priming (prime.ts). */
   prime?: (() => Promise<unknown>) | undefined;
 }
@@ -94,11 +97,15 @@ export interface OpenLoopOptions {
 export type SenderMonitor = Pick<GeneratorMonitor, 'sendLateness' | 'dispatchLateness' | 'start' | 'sampleGauges' | 'stop' | 'snapshot'>;
 
 /**
- * Open-loop options as every real driver derives them: the cap from its profile section, a drain of
- * its timeout plus a second, and the worker plumbing passed through.
+ * Open-loop options as every real driver derives them: its target, the cap from its profile section,
+ * a drain of its timeout plus a second, and the worker plumbing passed through.
  */
-export function openLoopOptions(settings: { inFlightCap: number; timeout: number }, worker: Pick<OpenLoopOptions, 'awaitStart' | 'exportHealth'>): OpenLoopOptions {
-  return { inFlightCap: settings.inFlightCap, drainUs: settings.timeout + 1_000_000, awaitStart: worker.awaitStart, exportHealth: worker.exportHealth };
+export function openLoopOptions(
+  target: TargetSpec,
+  settings: { inFlightCap: number; timeout: number },
+  worker: Pick<OpenLoopOptions, 'awaitStart' | 'exportHealth'>,
+): OpenLoopOptions {
+  return { target, inFlightCap: settings.inFlightCap, drainUs: settings.timeout + 1_000_000, awaitStart: worker.awaitStart, exportHealth: worker.exportHealth };
 }
 
 /** The generator figures a worker ships so the main thread can merge them exactly. */
@@ -290,11 +297,11 @@ export class OpenLoopRun {
   /** The profile's timeline on this run's clock, or undefined when it has none. */
   private timelineFor(transport: Transport): TimelineRunner | undefined {
     const events = this.profile.topology?.timeline ?? [];
-    if (events.length === 0) return undefined;
-    const ring = transport.ring;
-    const steps = planTimeline({ events, target: ring ? 'memcached' : 'http', servers: ring?.servers, clients: this.profile.clients.map((c) => c.name) });
+    const target = this.options.target;
+    if (events.length === 0 || target === undefined) return undefined;
+    const steps = planTimeline({ events, target, clients: this.profile.clients.map((c) => c.name) });
     // Every thread and host changes its own client ring; a command runs once, from the first segment.
-    return new TimelineRunner(steps, this.clock, ring, (this.schedule.segment?.index ?? 0) === 0);
+    return new TimelineRunner(steps, this.clock, transport.ring, (this.schedule.segment?.index ?? 0) === 0);
   }
 
   private gaugeSpecs(): GaugeSpec[] {

@@ -3,6 +3,7 @@ import { createDriver } from './index.ts';
 import type { RawGeneratorHealth } from './open-loop.ts';
 import type { DriverReport } from '../recorder/driver-report.ts';
 import type { Profile } from '../profile/types.ts';
+import { parseTarget } from '../profile/protocols/registry.ts';
 import { exportRecorderPart, type IntervalPart, type RecorderPart } from '../recorder/merge.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import { createSchedule } from '../schedule/index.ts';
@@ -51,7 +52,8 @@ if (parentPort) {
     onInterval: (interval, _latency, histograms) => port.postMessage({ interval, histograms: histograms.encode() } satisfies WorkerInterval),
   });
   let health: RawGeneratorHealth | undefined;
-  const driver = createDriver(input.target, {
+  // A target crosses to the thread as its text (a parsed one holds a URL, which does not clone).
+  const driver = createDriver(parseTarget(input.target), {
     // Connected and loaded: tell the main thread, then wait for the shared start.
     awaitStart: () => {
       port.postMessage('ready');

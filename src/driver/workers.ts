@@ -4,7 +4,8 @@ import { untilEpoch } from './start-at.ts';
 import { WHOLE } from '../schedule/segment.ts';
 import type { RawGeneratorHealth } from './open-loop.ts';
 import type { Driver, RunContext } from './types.ts';
-import type { DriverReport, TransportReport } from '../recorder/driver-report.ts';
+import { mergeTransportReports } from '../profile/protocols/registry.ts';
+import type { DriverReport } from '../recorder/driver-report.ts';
 import { decodeFromCompressedBase64, newHistogram } from '../recorder/histograms.ts';
 import { IntervalMerger, mergeRecorderParts, type RecorderPart } from '../recorder/merge.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
@@ -94,7 +95,7 @@ function mergeReports(outputs: WorkerOutput[]): DriverReport {
     interrupted: outputs.some((o) => o.report.interrupted),
     loop: first.loop,
     gauges: [...new Map(outputs.flatMap((o) => o.report.gauges).map((g) => [g.name, g])).values()],
-    ...(transports.length > 0 && { transport: mergeTransports(transports) }),
+    ...(transports.length > 0 && { transport: mergeTransportReports(transports) }),
     ...(first.targetStats !== undefined && { targetStats: first.targetStats }),
     // Only schedule-applied steps (shift) run with several workers; the first thread's record stands for all.
     ...(first.timeline && { timeline: first.timeline }),
@@ -107,12 +108,6 @@ function mergeReports(outputs: WorkerOutput[]): DriverReport {
       waitedForConnection: raws.reduce((a, r) => a + r.waitedForConnection, 0),
     }),
   };
-}
-
-/** The first worker's transport report as the shape, the connection counts summed, every worker's kept under perWorker. */
-function mergeTransports(reports: TransportReport[]): TransportReport {
-  const sum = (figure: 'connects' | 'protocolErrors') => reports.reduce((a, r) => a + r[figure], 0);
-  return { ...reports[0]!, connects: sum('connects'), protocolErrors: sum('protocolErrors'), perWorker: reports };
 }
 
 export type { RecorderPart };

@@ -1,3 +1,4 @@
+import { parseTarget, protocolOf } from '../profile/protocols/registry.ts';
 import type { Profile } from '../profile/types.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { existsSync } from 'node:fs';
@@ -56,7 +57,7 @@ export function checkSegments(segments: readonly SegmentRun[]): void {
   same('interval', (s) => s.result.intervals.intervalMs);
   same('shared start (--start-at)', (s) => s.segment.startAt ?? null);
   // Wall-clock intervals line up only from one origin; the model's virtual time always starts at 0.
-  if (first.result.target !== 'model' && first.segment.startAt === undefined) {
+  if (!protocolOf(parseTarget(first.result.target)).simulated && first.segment.startAt === undefined) {
     throw new SegmentMergeError(`${first.dir} ran without --start-at: segments on a real target need one shared start for their intervals to line up`);
   }
   const count = first.segment.count;

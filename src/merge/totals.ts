@@ -1,5 +1,6 @@
 import type { BreakdownResult } from '../recorder/breakdown.ts';
-import type { DriverReport, GeneratorFigures, TransportReport } from '../recorder/driver-report.ts';
+import { mergeTransportReports } from '../profile/protocols/registry.ts';
+import type { DriverReport, GeneratorFigures } from '../recorder/driver-report.ts';
 import type { EncodedBreakdown, RecorderPart } from '../recorder/merge.ts';
 import type { RunResult } from '../recorder/result.ts';
 import type { Plan } from '../schedule/types.ts';
@@ -44,7 +45,7 @@ export function mergedDriverReport(results: readonly RunResult[]): DriverReport 
     loop: results.some((r) => r.driver.loop === 'closed') ? 'closed' : 'open',
     gauges: [...new Map(results.flatMap((r) => Object.values(r.gauges)).map((g) => [g.name, g])).values()],
     ...(generators.length > 0 && { generator: worstGenerator(generators) }),
-    ...(transports.length > 0 && { transport: mergedTransport(transports) }),
+    ...(transports.length > 0 && { transport: mergeTransportReports(transports) }),
     ...(first.driver.targetStats !== undefined && { targetStats: first.driver.targetStats }),
     ...timelineOf(first),
   };
@@ -80,26 +81,4 @@ function worstGenerator(all: readonly GeneratorFigures[]): GeneratorFigures {
     waitedForConnection: sum((g) => g.waitedForConnection),
     threads: sum((g) => g.threads),
   };
-}
-
-/** The first segment's transport as the shape, counts summed over segments, each segment's kept under perWorker. */
-function mergedTransport(reports: readonly TransportReport[]): TransportReport {
-  const sum = (figure: 'connects' | 'protocolErrors') => reports.reduce((a, r) => a + r[figure], 0);
-  const own = reports.flatMap(({ perWorker, ...r }) => perWorker ?? [r]);
-  const first = reports[0]!;
-  const merged: TransportReport = { ...first, connects: sum('connects'), protocolErrors: sum('protocolErrors'), perWorker: own };
-  if (merged.protocol === 'http') merged.statusCodes = addCounts(own.map((r) => (r.protocol === 'http' ? r.statusCodes : {})));
-  if (merged.protocol === 'memcached') {
-    merged.hits = own.reduce((a, r) => a + (r.protocol === 'memcached' ? r.hits : 0), 0);
-    merged.misses = own.reduce((a, r) => a + (r.protocol === 'memcached' ? r.misses : 0), 0);
-    merged.hitRatio = merged.hits + merged.misses === 0 ? 0 : merged.hits / (merged.hits + merged.misses);
-    merged.serverErrors = addCounts(own.map((r) => (r.protocol === 'memcached' ? r.serverErrors : {})));
-  }
-  return merged;
-}
-
-function addCounts(all: readonly Record<string, number>[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const counts of all) for (const [k, n] of Object.entries(counts)) out[k] = (out[k] ?? 0) + n;
-  return out;
 }

@@ -8,7 +8,7 @@ import { createDriver } from '../driver/index.ts';
 import type { Driver } from '../driver/types.ts';
 import { ProfileError } from '../profile/issues.ts';
 import { resolveSecrets, type SecretEnvironment } from '../profile/secrets.ts';
-import { parseTarget } from '../profile/target.ts';
+import { protocolOf, targetOf, type TargetSpec } from '../profile/protocols/registry.ts';
 import { requireMemcachedKeysFor } from '../profile/memcached-keys.ts';
 import { requireTopologyFor } from '../profile/topology-required.ts';
 import type { Profile } from '../profile/types.ts';
@@ -41,8 +41,8 @@ export interface RunOptions {
   /** Output folder; default reports/<profile>/<UTC timestamp>/. */
   outDir?: string | undefined;
   reportsRoot?: string;
-  /** Target override ("model" or a URL); default the profile's. */
-  target?: string | undefined;
+  /** Target override, parsed (the CLI's --target) or as written ("model" or a URL; parsed once, here); default the profile's. */
+  target?: TargetSpec | string | undefined;
   intervalUs?: number | undefined;
   signal?: AbortSignal;
   driver?: Driver;
@@ -95,7 +95,7 @@ export interface RunOutcome {
  * every file is still tried, and each the disk refused (or that gave way to result.json) is recorded in `outputs`.
  */
 export async function runProfile(profile: Profile, options: RunOptions = {}): Promise<RunOutcome> {
-  const target = options.target ?? profile.target;
+  const target = targetOf(options.target ?? profile.target);
   requireTopologyFor(profile, target);
   requireMemcachedKeysFor(profile, target);
   const sent = profileToSend(profile, target, options.env ?? {});
@@ -111,7 +111,7 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   if (options.signal?.aborted) stop.abort();
   options.signal?.addEventListener('abort', stopRun, { once: true });
   // A real target's logs are written off the sending thread; the model's in step with its virtual clock.
-  const logMode = parseTarget(target).kind === 'model' ? 'sync' : 'async';
+  const logMode = protocolOf(target).simulated ? 'sync' : 'async';
   const hlog = openLatencyLog(dir, stopRun, logMode);
   const intervalLog = openIntervalLog(dir, stopRun, logMode);
   let result: RunResult;
@@ -172,25 +172,16 @@ function liveRun(profile: Profile, target: string, startedAt: Date, options: Run
  * missing one is a ProfileError naming it, before any folder). Only the driver gets it: every
  * file is written from `profile`, which holds the references.
  */
-function profileToSend(profile: Profile, target: string, env: SecretEnvironment): Profile {
-  return parseTarget(target).kind === 'http' ? resolveSecrets(profile, env) : profile;
+function profileToSend(profile: Profile, target: TargetSpec, env: SecretEnvironment): Profile {
+  return protocolOf(target).resolvesSecrets ? resolveSecrets(profile, env) : profile;
 }
 
 /** Refuses a timeline the target cannot play (TimelineRefusedError, exit 2), tells the caller its steps, and returns them. */
-function announceTimeline(profile: Profile, target: string, options: RunOptions): TimelineStep[] {
+function announceTimeline(profile: Profile, target: TargetSpec, options: RunOptions): TimelineStep[] {
   const events = profile.topology?.timeline ?? [];
   if (events.length === 0) return [];
-  const spec = parseTarget(target);
-  const steps = checkTimeline(
-    {
-      events,
-      target: spec.kind,
-      servers: spec.kind === 'memcached' ? spec.servers.map((s) => `${s.host}:${s.port}`) : undefined,
-      clients: profile.clients.map((c) => c.name),
-    },
-    { allowExec: options.allowExec === true, workers: options.workers ?? 1 },
-  );
-  options.onTimeline?.(describeTimeline(steps, spec.kind));
+  const steps = checkTimeline({ events, target, clients: profile.clients.map((c) => c.name) }, { allowExec: options.allowExec === true, workers: options.workers ?? 1 });
+  options.onTimeline?.(describeTimeline(steps, target));
   return steps;
 }
 

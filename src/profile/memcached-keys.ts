@@ -1,5 +1,5 @@
 import { ProfileError, type PathIssue } from './issues.ts';
-import { parseTarget } from './target.ts';
+import { protocolOf, type TargetSpec } from './protocols/registry.ts';
 import type { Profile } from './types.ts';
 
 /*
@@ -75,9 +75,9 @@ export function generatedKeyIssues(keys: { prefix: string; count: number; hot: r
   return issues;
 }
 
-/** Refuses, before any traffic, a profile whose keys a memcached `target` would refuse. @throws ProfileError naming each key's file, line and field */
-export function requireMemcachedKeysFor(profile: Profile, target: string): void {
+/** Refuses, before any traffic, a profile whose keys `target` would refuse (a memcached one). @throws ProfileError naming each key's file, line and field */
+export function requireMemcachedKeysFor(profile: Profile, target: TargetSpec): void {
   const issues = profile.source.memcachedKeyIssues;
-  if (issues === undefined || issues.length === 0 || parseTarget(target).kind !== 'memcached') return;
+  if (issues === undefined || issues.length === 0 || !protocolOf(target).refusesUnfitKeys) return;
   throw new ProfileError(profile.source.file, issues);
 }

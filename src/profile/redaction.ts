@@ -1,6 +1,6 @@
 import { parseOverride, parseOverridePath } from './overrides.ts';
 import type { PathSegment } from './issues.ts';
-import type { HttpSettings } from './schema.ts';
+import type { HttpSettings } from './protocols/http/section.ts';
 import { holdsSecret, isSensitiveHeader, mayHoldSecret, REDACTED } from './secret-fields.ts';
 import type { Profile } from './types.ts';
 

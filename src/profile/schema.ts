@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { HASH_NAMES, TopologySchema } from './topology/index.ts';
+import { TopologySchema } from './topology/index.ts';
 import { sizeDistribution, timeDistribution } from './distribution.ts';
-import { isPathOnTarget, parseTarget, TARGET_FORMS, TargetError } from './target.ts';
+import { PROTOCOL_SECTIONS, parseTarget, TARGET_FORMS } from './protocols/registry.ts';
+import { TargetError } from './target.ts';
 import { duration, rate, share } from './units.ts';
 
 const arrivals = z.enum(['constant', 'poisson']).meta({
@@ -130,92 +131,6 @@ export const SloSchema = z.strictObject({
   errorRate: share.optional().meta({ description: 'Highest tolerated fraction of failed requests.' }),
 });
 
-const RequestTemplateSchema = z
-  .strictObject({
-    method: z
-      .string()
-      .regex(/^[A-Z]+$/, 'expected an upper-case HTTP method, e.g. GET or POST')
-      .default('GET'),
-    path: z.string().startsWith('/', 'expected a path starting with /').default('/').meta({ description: 'Request path; placeholders are URL-encoded, e.g. /item/{{key}}.' }),
-    headers: z.record(z.string(), z.string()).default({}).meta({ description: 'Extra headers (Host and Content-Length are set by the driver).' }),
-    body: z.string().optional().meta({ description: 'Request body; placeholders are written as is, e.g. {"uris": {{keys:json}}}.' }),
-  })
-  .meta({ description: 'An HTTP request template. Placeholders: {{key}} {{keys}} {{keys:json}} {{batch}} {{value}} {{valueSize}} {{seq}} {{client}} {{kind}}.' });
-
-type RequestTemplate = z.output<typeof RequestTemplateSchema>;
-type RequestTemplates = Record<string, RequestTemplate> & { default: RequestTemplate };
-
-/** File paths are relative to the profile's folder, like a topology file's. */
-const HttpTlsSchema = z
-  .strictObject({
-    ca: z.string().min(1).optional().meta({ description: 'PEM file of the certificate authorities to trust instead of Node’s bundled roots, e.g. a private CA.' }),
-    cert: z.string().min(1).optional().meta({ description: 'PEM client certificate file, for a server that requires client certificates (needs key).' }),
-    key: z.string().min(1).optional().meta({ description: 'PEM private key file of the client certificate (needs cert).' }),
-    servername: z
-      .string()
-      .min(1)
-      .optional()
-      .meta({ description: 'SNI name sent, and the name the server certificate must carry; default the target’s host (no SNI for an IP address).' }),
-    insecure: z
-      .boolean()
-      .default(false)
-      .meta({ description: 'Accept any server certificate (no verification); the run is flagged, since a real client would refuse such a server.' }),
-  })
-  .superRefine((tls, ctx) => {
-    if ((tls.cert === undefined) !== (tls.key === undefined))
-      ctx.addIssue({ code: 'custom', path: [tls.cert === undefined ? 'cert' : 'key'], message: 'a client certificate needs both cert and key' });
-  })
-  .meta({ description: 'TLS of an https:// target.' });
-
-export const HttpTargetSchema = z
-  .strictObject({
-    connections: z.number().int().min(1).default(8).meta({ description: 'Keep-alive connections the generator holds to the target.' }),
-    pipelining: z
-      .number()
-      .int()
-      .min(1)
-      .default(1)
-      .meta({ description: 'Requests in flight per connection: HTTP/1.1 pipelining (1 = none), or with http2 the concurrent streams per connection.' }),
-    http2: z.boolean().default(false).meta({
-      description:
-        'HTTP/2: negotiated by ALPN over TLS (https://), with prior knowledge (h2c) over plain TCP (http://); streams are capped by the server’s SETTINGS_MAX_CONCURRENT_STREAMS.',
-    }),
-    tls: HttpTlsSchema.prefault({}),
-    timeout: duration
-      .default(10_000_000)
-      .meta({ description: 'Per request, from its write; on expiry the connection is closed and its requests fail as timeout (HTTP/2: only that stream is cancelled).' }),
-    inFlightCap: z.number().int().min(1).default(10_000).meta({ description: 'Most requests in flight or waiting for a connection; a request due beyond it is dropped.' }),
-    statsPath: z
-      .string()
-      .refine(isPathOnTarget, 'expected a path on the target, starting with a single / (no scheme, host or backslash), e.g. /stats')
-      .optional()
-      .meta({ description: 'A path on the target that returns JSON stats (the reference service: /stats); polled each interval into gauges target.*.' }),
-    requests: z
-      .record(z.string(), RequestTemplateSchema)
-      .default({})
-      // Kinds without a template of their own get `default`; when the profile names none, it is GET /.
-      .transform((templates): RequestTemplates => ({ default: { method: 'GET', path: '/', headers: {} }, ...templates }))
-      .meta({ description: 'Request template per kind of the mix; `default` serves kinds without one.' }),
-  })
-  .meta({ description: 'How the mix becomes HTTP requests when the target is http://host:port or https://host:port.' });
-
-export const MemcachedTargetSchema = z
-  .strictObject({
-    hash: z
-      .enum(HASH_NAMES)
-      .default('murmur3')
-      .meta({ description: 'Key hash for client-side sharding, as in topologies (fnv1_32 shows the 2018-04 skew; md5 is ketama’s default).' }),
-    distribution: z.enum(['modulo', 'ketama']).default('modulo').meta({ description: 'modulo: shard = hash mod shards; ketama: a consistent-hash ring (160 points per server).' }),
-    connectionsPerShard: z.number().int().min(1).default(1).meta({ description: 'Connections to each server; each is fully pipelined (bounded by inFlightCap).' }),
-    timeout: duration.default(1_000_000).meta({ description: 'Per operation, from its write.' }),
-    inFlightCap: z.number().int().min(1).default(10_000).meta({ description: 'Most requests in flight; a request due beyond it is dropped.' }),
-    operations: z
-      .record(z.string(), z.enum(['get', 'set', 'delete']))
-      .default({})
-      .meta({ description: 'Operation per kind of the mix; kinds named get, set or delete need no entry. A get with a batch > 1 is a multi-key get.' }),
-  })
-  .meta({ description: 'How the mix becomes memcached operations when the target is memcached://host:port[,host:port…].' });
-
 /** Size percentiles observed in production (bytes for values, keys for batches); give the ones you know. */
 const ObservedSizesSchema = z
   .strictObject({
@@ -333,8 +248,7 @@ export const ProfileSchema = z
     slo: SloSchema.default({ latency: [] }).meta({ description: 'Service-level objectives the run is judged against.' }),
     target: target.default('model').meta({ description: `Where the traffic goes: ${TARGET_FORMS}; --target overrides it.` }),
     // prefault: an absent section is parsed from {}, so the parsed profile carries every protocol default.
-    http: HttpTargetSchema.prefault({}).meta({ description: 'Request templates, connection pool, TLS and HTTP/2 for an http:// or https:// target.' }),
-    memcached: MemcachedTargetSchema.prefault({}).meta({ description: 'Sharding and connections for a memcached:// target.' }),
+    ...PROTOCOL_SECTIONS,
     generator: GeneratorLimitsSchema.prefault({}).meta({ description: 'Limits on the load generator’s own health (real targets); past one the run is INVALID.' }),
     limits: LimitsSchema.prefault({}).meta({ description: 'How big a plan may be before it is refused (override one run with --force).' }),
     topology: z
@@ -355,11 +269,5 @@ export type MixEntry = z.output<typeof MixEntrySchema>;
 export type Slo = z.output<typeof SloSchema>;
 export type Production = z.output<typeof ProductionSchema>;
 export type PlanLimits = z.output<typeof LimitsSchema>;
-/** The profile's `http:` section with every default applied (durations in µs). */
-export type HttpSettings = z.output<typeof HttpTargetSchema>;
-/** The `http.tls` section: file paths as written (relative to the profile). */
-export type HttpTlsSettings = z.output<typeof HttpTlsSchema>;
 /** The profile's `generator:` section: generator-health limits, durations in µs, CPU in fractions of a core. */
 export type GeneratorLimits = z.output<typeof GeneratorLimitsSchema>;
-/** The profile's `memcached:` section with every default applied (durations in µs). */
-export type MemcachedSettings = z.output<typeof MemcachedTargetSchema>;

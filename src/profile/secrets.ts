@@ -1,5 +1,5 @@
 import { ProfileError, type PathSegment, type ProfileIssue, formatPath } from './issues.ts';
-import type { HttpSettings } from './schema.ts';
+import type { HttpSettings } from './protocols/http/section.ts';
 import type { Profile } from './types.ts';
 
 /*

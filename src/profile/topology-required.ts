@@ -1,6 +1,6 @@
 import type { Topology } from './topology/index.ts';
 import { ProfileError } from './issues.ts';
-import { parseTarget } from './target.ts';
+import { protocolOf, type TargetSpec } from './protocols/registry.ts';
 import type { Profile } from './types.ts';
 
 /*
@@ -25,7 +25,7 @@ export function requireTopology(profile: Profile): Topology {
   ]);
 }
 
-/** requireTopology when `target` (the text of --target or the profile's) is the model; nothing for a real target. */
-export function requireTopologyFor(profile: Profile, target: string): void {
-  if (parseTarget(target).kind === 'model') requireTopology(profile);
+/** requireTopology when `target` (--target or the profile's) is simulated, the model; nothing for a real target. */
+export function requireTopologyFor(profile: Profile, target: TargetSpec): void {
+  if (protocolOf(target).simulated) requireTopology(profile);
 }

@@ -9,6 +9,7 @@ import { qualificationVerdict } from '../analysis/qualification-verdict.ts';
 import { runProfile, type RunOptions } from '../pipeline/run.ts';
 import { createRunDir, jsonText, Outputs, runRenderings } from '../run-folder/index.ts';
 import type { Profile } from '../profile/types.ts';
+import { targetOf, type TargetSpec } from '../profile/protocols/registry.ts';
 import { requireTopologyFor } from '../profile/topology-required.ts';
 import { realismFlags } from '../analysis/realism/index.ts';
 import { searchFlags } from '../analysis/realism/search-flags.ts';
@@ -24,7 +25,8 @@ import { profilePeakRps, stepProfile, type StepShape } from './step-profile.ts';
 
 export interface QualifyOptions extends StepShape, Partial<SearchOptions> {
   outDir: string;
-  target?: string | undefined;
+  /** Parsed, or as written (parsed once, here); default the profile's. */
+  target?: TargetSpec | string | undefined;
   intervalUs?: number | undefined;
   signal?: AbortSignal;
   /** Called after each step (progress output), with the search's next move (a re-run of this step, another rate, or why it stops). */
@@ -97,11 +99,12 @@ export function stepOutcome(result: RunResult, analysis: RunAnalysis, dir: strin
  * not all take stops the search there, as a signal would: the next steps could not be kept either.
  */
 export async function qualify(profile: Profile, options: QualifyOptions): Promise<Qualification> {
-  requireTopologyFor(profile, options.target ?? profile.target);
+  const target = targetOf(options.target ?? profile.target);
+  requireTopologyFor(profile, target);
   const startedAt = new Date();
   const expectedPeakRps = profile.production?.peakRps ?? profilePeakRps(profile);
   const search = searchOptions(expectedPeakRps, options);
-  checkQualificationPlan(profile, search, options);
+  checkQualificationPlan(profile, search, options, target);
   const steps: StepOutcome[] = [];
   const results: RunResult[] = [];
   createRunDir(options.outDir);
@@ -115,11 +118,11 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
     const dir = join('steps', `${String(steps.length + 1).padStart(2, '0')}-${rate}rps${again}`);
     const shares = sliceShares(stepProfile(profile, rate, options));
     const step = stepProfile(profile, rate, { ...options, stepUs: stepDurationUs(profile, rate, options.stepUs, shares) });
-    stoppedByLimits = options.force ? undefined : overLimits(step, rate, options);
+    stoppedByLimits = options.force ? undefined : overLimits(step, rate, options, target);
     if (stoppedByLimits) break;
     const { result, analysis } = await runProfile(step, {
       outDir: join(options.outDir, dir),
-      target: options.target,
+      target,
       intervalUs: options.intervalUs,
       ...(options.signal && { signal: options.signal }),
       ...(options.driver && { driver: options.driver }),
@@ -149,7 +152,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
   const stopped = stoppedByLimits ?? ('stop' in move ? move.stop : interruptedBy(outputs.lost.length > lostBefore ? steps.length : undefined));
   const summary = searchSummary(steps, search, stopped);
   // Warm-up and run-length flags judge the steps as run, so the profile rules see a step's shape.
-  const asRun = { ...stepProfile(profile, expectedPeakRps, options), target: options.target ?? profile.target };
+  const asRun = { ...stepProfile(profile, expectedPeakRps, options), target: target.text };
   const flags = qualificationFlags(asRun, steps, results, analysis);
   flags.push(...searchFlags(steps, summary));
   flags.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
@@ -161,7 +164,7 @@ export async function qualify(profile: Profile, options: QualifyOptions): Promis
   const qualification: Qualification = {
     schema: QUALIFICATION_SCHEMA,
     profile: { name: profile.name, description: profile.description, file: profile.source.file, sha256: profile.source.sha256, overrides: profile.source.overrides },
-    target: options.target ?? profile.target,
+    target: target.text,
     seed: profile.seed,
     ...analysis,
     peakSource: profile.production?.peakRps !== undefined ? 'production.peakRps' : 'profile peak',
@@ -196,18 +199,18 @@ function interruptedBy(lostAtStep: number | undefined): string {
  * (MAX_STEP_STRETCH × the step). Later steps are checked one by one as the search reaches them
  * (overLimits): the search is adaptive, so the rates it will try are not known in advance.
  */
-export function checkQualificationPlan(profile: Profile, search: SearchOptions, options: QualifyOptions): PlanFigures {
+export function checkQualificationPlan(profile: Profile, search: SearchOptions, options: QualifyOptions, target: TargetSpec): PlanFigures {
   const first = stepProfile(profile, search.startRps, {
     ...options,
     stepUs: stepDurationUs(profile, search.startRps, options.stepUs, sliceShares(stepProfile(profile, search.startRps, options))),
   });
   const durationS = (search.maxSteps * (MAX_STEP_STRETCH * options.stepUs + options.warmupUs)) / 1e6;
-  return checkPlan(first, createSchedule(first).plan, { intervalUs: options.intervalUs, target: options.target, runs: search.maxSteps, durationS, force: options.force });
+  return checkPlan(first, createSchedule(first).plan, { intervalUs: options.intervalUs, target, runs: search.maxSteps, durationS, force: options.force });
 }
 
 /** Why the step at `rate` would be over the profile's limits, or undefined when it is not. */
-function overLimits(step: Profile, rate: number, options: QualifyOptions): string | undefined {
-  const refusals = planRefusals(planFigures(step, createSchedule(step).plan, { intervalUs: options.intervalUs, target: options.target }), step.limits);
+function overLimits(step: Profile, rate: number, options: QualifyOptions, target: TargetSpec): string | undefined {
+  const refusals = planRefusals(planFigures(step, createSchedule(step).plan, { intervalUs: options.intervalUs, target }), step.limits);
   if (refusals.length === 0) return undefined;
   return `the search stopped before the step at ${rate} rps: ${refusals.map((r) => r.text).join('; ')} (raise limits: in the profile, or --force)`;
 }

@@ -1,3 +1,4 @@
+import type { ProtocolReport } from '../profile/protocols/registry.ts';
 import type { GaugeSpec } from './gauges.ts';
 
 /*
@@ -85,38 +86,14 @@ export interface GeneratorFigures {
   threads: number;
 }
 
-export interface HttpTransportReport {
-  protocol: 'http';
-  connections: number;
-  pipelining: number;
-  connects: number;
-  /** Connections closed because the server broke the protocol (bad status line, a response nobody asked for). */
-  protocolErrors: number;
-  statusCodes: Record<string, number>;
-  /** https:// only: false when `http.tls.insecure` turned certificate verification off. */
-  tls?: { verified: boolean };
-  /** `http.http2` only: the lowest SETTINGS_MAX_CONCURRENT_STREAMS the server sent (null: none received); `pipelining` is streams per connection. */
-  http2?: { serverMaxConcurrentStreams: number | null };
-}
-
-export interface MemcachedTransportReport {
-  protocol: 'memcached';
-  hits: number;
-  misses: number;
-  hitRatio: number;
-  shards: { server: string; keys: number; share: number }[];
-  /** Max shard share ÷ fair share: 1 is even; 2 means the busiest shard takes twice its fair load. */
-  shardSkew: number;
-  connects: number;
-  /** Connections closed because the server broke the protocol (a bad frame, a response nobody asked for). */
-  protocolErrors: number;
-  serverErrors: Record<string, number>;
-}
-
-export type TransportReport = (HttpTransportReport | MemcachedTransportReport) & {
+/** A transport's report (its protocol's, profile/protocols/<protocol>/spec.ts), with every worker thread's when there were several. */
+export type TransportReport = ProtocolReport & {
   /** Per worker thread, when the run had more than one. */
-  perWorker?: (HttpTransportReport | MemcachedTransportReport)[];
+  perWorker?: ProtocolReport[];
 };
+
+export type { HttpTransportReport } from '../profile/protocols/http/spec.ts';
+export type { MemcachedTransportReport } from '../profile/protocols/memcached/spec.ts';
 
 /** The model's own account of a run: engine figures, the request ledger, and each component's details. */
 /** Where a model run stopped because its state grew past the limit: the modelled system diverged. */

@@ -2,7 +2,7 @@ import { formatUs } from '../analysis/format.ts';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { RunResult } from '../recorder/result.ts';
 import { flagsMarkdown } from './flags.ts';
-import { verdictHeading, gaugeTable, generatorLine, latencyTable, sloTable } from './summary.ts';
+import { verdictHeading, gaugeTable, generatorLine, latencyTable, sloTable, transportSection } from './summary.ts';
 import { markdownTable } from './table.ts';
 import { timelineSections } from './timeline.ts';
 
@@ -34,6 +34,7 @@ export function renderRunReport(result: RunResult, analysis: RunAnalysis): strin
   if (analysis.slo.checks.length > 0) lines.push('', '## SLO', '', sloTable(analysis.slo));
   const gauges = gaugeTable(result);
   if (gauges) lines.push('', '## Gauges over the intervals', '', gauges);
+  lines.push(...transportSection(result));
   if (result.generator) lines.push('', '## Load generator', '', generatorLine(result, analysis));
   lines.push(
     '',

@@ -1,6 +1,7 @@
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import { formatShare, formatUs, formatUsAgainst } from '../analysis/format.ts';
 import type { SloVerdict } from '../analysis/slo.ts';
+import { describeTransport } from '../profile/protocols/registry.ts';
 import { parseGaugeKey, peakKey, specOf, type GaugeUnit } from '../recorder/gauges.ts';
 import type { BreakdownResult } from '../recorder/breakdown.ts';
 import type { LatencySummary } from '../recorder/histograms.ts';
@@ -35,6 +36,7 @@ export function renderSummary(result: RunResult, analysis: RunAnalysis): string 
   if (analysis.slo.checks.length > 0) lines.push('', '## SLO', '', sloTable(analysis.slo));
   lines.push(...timelineSections(result, analysis, false));
   if (analysis.flags.length > 0) lines.push('', '## Realism flags', '', ...analysis.flags.map((f) => `- ${f.severity}: ${f.title} (${f.evidence})`));
+  lines.push(...transportSection(result));
   if (result.generator) lines.push('', '## Load generator', '', generatorLine(result, analysis));
   return `${lines.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n')}\n`;
 }
@@ -117,6 +119,12 @@ function isShownBeside(result: RunResult, key: string): boolean {
 export function gaugeFormatter(unit: GaugeUnit | undefined): (v: number) => string {
   if (unit === 'ratio') return formatShare;
   return (v) => String(Number(v.toPrecision(4)));
+}
+
+/** What a real target's transport saw, in its protocol's words (its spec's report.describe); none for the model. */
+export function transportSection(result: RunResult): string[] {
+  const transport = result.driver.transport;
+  return transport ? ['', '## Transport', '', ...describeTransport(transport).map((line) => `- ${line}`)] : [];
 }
 
 /** The generator's figures in one line, with the analysis's judgement. */

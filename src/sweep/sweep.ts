@@ -1,3 +1,4 @@
+import { MODEL_TARGET } from '../profile/protocols/model/spec.ts';
 import { availableParallelism } from 'node:os';
 import { checkPlan } from '../analysis/plan-check.ts';
 import type { PlanFigures } from '../analysis/plan-refused.ts';
@@ -78,7 +79,7 @@ async function checkSweepPlan(options: SweepOptions, axes: Axis[], points: numbe
   const largest = plans.reduce((a: Plan, b: Plan) => (b.expectedRequests > a.expectedRequests ? b : a));
   const longestS = plans.reduce((most, p) => Math.max(most, p.totalUs / 1e6), 0);
   const concurrent = Math.min(points, options.parallel ?? availableParallelism());
-  return checkPlan(profiles[plans.indexOf(largest)]!, largest, { runs: points, durationS: longestS * points, concurrent, target: 'model', force: options.force });
+  return checkPlan(profiles[plans.indexOf(largest)]!, largest, { runs: points, durationS: longestS * points, concurrent, target: MODEL_TARGET, force: options.force });
 }
 
 function analyse(axes: Axis[], points: SweepResult['points']): Pick<SweepResult, 'hiddenCapacity' | 'vulnerable'> {

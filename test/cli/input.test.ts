@@ -1,26 +1,27 @@
 import { describe, expect, it } from 'vitest';
+import { parseTarget } from '../../src/profile/protocols/registry.ts';
 import { CommandLineError } from '../../src/cli/errors.ts';
 import { guardTarget, remoteNotice } from '../../src/cli/input.ts';
 import { allowedRemoteHosts, checkOptionValues, numberOption } from '../../src/cli/options.ts';
 
 describe('guardTarget: loopback by default, a remote host only when named', () => {
   it('lets loopback and the model through, announcing nothing', () => {
-    expect(guardTarget('model', [], '--target')).toEqual([]);
-    expect(guardTarget('http://127.0.0.1:8080', [], '--target')).toEqual([]);
-    expect(guardTarget('memcached://localhost:1,[::1]:2,127.0.0.2:3', [], '--target')).toEqual([]);
+    expect(guardTarget(parseTarget('model'), [], '--target')).toEqual([]);
+    expect(guardTarget(parseTarget('http://127.0.0.1:8080'), [], '--target')).toEqual([]);
+    expect(guardTarget(parseTarget('memcached://localhost:1,[::1]:2,127.0.0.2:3'), [], '--target')).toEqual([]);
   });
 
   it('refuses a remote host, naming it, where it came from and how to allow it', () => {
-    expect(() => guardTarget('http://10.1.2.3:80', [], 'p.yaml: target')).toThrow(CommandLineError);
-    expect(() => guardTarget('http://10.1.2.3:80', [], 'p.yaml: target')).toThrow(
+    expect(() => guardTarget(parseTarget('http://10.1.2.3:80'), [], 'p.yaml: target')).toThrow(CommandLineError);
+    expect(() => guardTarget(parseTarget('http://10.1.2.3:80'), [], 'p.yaml: target')).toThrow(
       'p.yaml: target: 10.1.2.3 is not a loopback host; stampede sends traffic only to 127.0.0.0/8, ::1 and localhost unless told otherwise (to load it on purpose: --allow-remote 10.1.2.3, or STAMPEDE_ALLOW_REMOTE=10.1.2.3)',
     );
   });
 
   it('allows exactly the hosts named, in any spelling of the same address, and returns them to announce as they are dialled', () => {
-    expect(guardTarget('memcached://127.0.0.1:1,Cache.Example.com:2', ['cache.example.com'], '--target')).toEqual(['cache.example.com']);
-    expect(guardTarget('http://[0:0:0:0:0:0:a:1]:80', ['::a:1'], '--target')).toEqual(['::a:1']);
-    expect(() => guardTarget('memcached://a.example.com:1,b.example.com:2', ['a.example.com'], '--target')).toThrow('b.example.com is not a loopback host');
+    expect(guardTarget(parseTarget('memcached://127.0.0.1:1,Cache.Example.com:2'), ['cache.example.com'], '--target')).toEqual(['cache.example.com']);
+    expect(guardTarget(parseTarget('http://[0:0:0:0:0:0:a:1]:80'), ['::a:1'], '--target')).toEqual(['::a:1']);
+    expect(() => guardTarget(parseTarget('memcached://a.example.com:1,b.example.com:2'), ['a.example.com'], '--target')).toThrow('b.example.com is not a loopback host');
     expect(remoteNotice(['10.1.2.3'])).toBe('stampede: sending traffic to remote host 10.1.2.3 (allowed by --allow-remote / STAMPEDE_ALLOW_REMOTE)\n');
   });
 

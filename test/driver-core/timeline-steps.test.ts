@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseTarget } from '../../src/profile/protocols/registry.ts';
 import { TimelineRefusedError } from '../../src/driver/errors.ts';
 import { Sharding } from '../../src/driver/memcached/sharding.ts';
 import { EXEC_OUTPUT_TAIL_BYTES, startExec } from '../../src/driver/timeline/exec.ts';
@@ -9,12 +10,13 @@ import { makeProfile } from '../helpers/profile.ts';
 
 const events = (...raw: unknown[]) => raw.map((e) => TimelineEventSchema.parse(e));
 const servers = ['a:1', 'b:1', 'c:1', 'd:1', 'e:1'];
+/** A memcached target of these servers, in ring order. */
+const memcached = (listed: readonly string[]) => parseTarget(`memcached://${listed.join(',')}`);
 
 describe('the timeline planned for a memcached ring', () => {
   it('paced removals take the highest-numbered servers out one every N s; addShards brings in the target’s last ones; restoreShards puts removed ones back, lowest first', () => {
     const steps = planTimeline({
-      target: 'memcached',
-      servers,
+      target: memcached(servers),
       clients: ['default'],
       events: events(
         { type: 'removeShards', at: '10s', cache: 'c', count: 2, every: '5s' },
@@ -32,7 +34,7 @@ describe('the timeline planned for a memcached ring', () => {
   });
 
   it('removeShards with named shards takes those servers out, in order; a shard not in the ring then is refused', () => {
-    const base = { target: 'memcached' as const, servers: servers.slice(0, 4), clients: ['default'] };
+    const base = { target: memcached(servers.slice(0, 4)), clients: ['default'] };
     const steps = planTimeline({ ...base, events: events({ type: 'removeShards', at: '10s', cache: 'c', shards: [1, 0], every: '2s' }) });
     expect(steps.map((s) => [s.plannedMs, s.action])).toEqual([
       [10_000, { kind: 'ring', server: 1, inRing: false }],
@@ -41,20 +43,20 @@ describe('the timeline planned for a memcached ring', () => {
     expect(() => planTimeline({ ...base, events: events({ type: 'removeShards', at: '1s', cache: 'c', shards: [2, 2] }) })).toThrow(
       /removeShards at 1s\): server 2 is not in the ring then/,
     );
-    const model = planTimeline({ target: 'model', clients: ['default'], events: events({ type: 'removeShards', at: '1s', cache: 'c', shards: '2-3' }) });
+    const model = planTimeline({ target: parseTarget('model'), clients: ['default'], events: events({ type: 'removeShards', at: '1s', cache: 'c', shards: '2-3' }) });
     expect(model.map((s) => s.label)).toEqual(['removeShards: shard 2 leaves c', 'removeShards: shard 3 leaves c']);
   });
 
   it('refuses what a real target cannot play, naming the event', () => {
     const refused = (input: Parameters<typeof planTimeline>[0]) => () => planTimeline(input);
-    const base = { target: 'memcached' as const, servers: servers.slice(0, 2), clients: ['default'] };
+    const base = { target: memcached(servers.slice(0, 2)), clients: ['default'] };
     expect(refused({ ...base, events: events({ type: 'removeShards', at: '1s', cache: 'c', count: 2 }) })).toThrow(
       /timeline\[0\] \(removeShards at 1s\): removing 2 server\(s\) would leave the ring empty/,
     );
     expect(refused({ ...base, events: events({ type: 'addShards', at: '1s', cache: 'c', count: 2 }) })).toThrow(/adds 2 server\(s\) and the target lists 2/);
     expect(refused({ ...base, events: events({ type: 'restoreShards', at: '1s', cache: 'c' }) })).toThrow(/no server is out of the ring/);
     expect(refused({ ...base, events: events({ type: 'flush', at: '1s', cache: 'c' }) })).toThrow(TimelineRefusedError);
-    expect(refused({ ...base, target: 'http', events: events({ type: 'removeShards', at: '1s', cache: 'c', count: 1 }) })).toThrow(
+    expect(refused({ ...base, target: parseTarget('http://127.0.0.1:8080'), events: events({ type: 'removeShards', at: '1s', cache: 'c', count: 1 }) })).toThrow(
       /this http:\/\/ target cannot apply a removeShards event/,
     );
     expect(refused({ ...base, events: events({ type: 'shift', at: '1s', from: 'default', to: 'nobody', fraction: 1 }) })).toThrow(/no client named "nobody"/);
@@ -62,12 +64,12 @@ describe('the timeline planned for a memcached ring', () => {
 
   it('exec needs --allow-exec on a real target, and one sending thread; the model lists it without running it', () => {
     const exec = events({ type: 'exec', at: '2s', command: 'echo "$HOME"' });
-    const input = { target: 'http' as const, clients: ['default'], events: exec };
+    const input = { target: parseTarget('http://127.0.0.1:8080'), clients: ['default'], events: exec };
     expect(() => checkTimeline(input, { allowExec: false, workers: 1 })).toThrow(/timeline\[0\] \(exec at 2s\) runs a command on this machine; rerun with --allow-exec/);
     expect(() => checkTimeline(input, { allowExec: true, workers: 2 })).toThrow(/drop --workers \(2\)/);
     // A string is the user's own shell command, passed to sh as one argument: nothing is added to it.
     expect(checkTimeline(input, { allowExec: true, workers: 1 })[0]!.action).toEqual({ kind: 'exec', argv: ['/bin/sh', '-c', 'echo "$HOME"'], timeoutMs: 30_000 });
-    expect(checkTimeline({ ...input, target: 'model' }, { allowExec: false, workers: 1 })).toHaveLength(1);
+    expect(checkTimeline({ ...input, target: parseTarget('model') }, { allowExec: false, workers: 1 })).toHaveLength(1);
   });
 });
 

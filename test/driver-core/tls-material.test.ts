@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTlsMaterial, tlsFailureReason } from '../../src/driver/http/tls.ts';
 import { ProfileError } from '../../src/profile/issues.ts';
-import { parseTarget, type HttpTarget } from '../../src/profile/target.ts';
+import type { HttpTarget } from '../../src/profile/protocols/http/spec.ts';
+import { parseTarget } from '../../src/profile/protocols/registry.ts';
 import { makeProfile } from '../helpers/profile.ts';
 import { makeTestPki, type TestPki } from '../helpers/tls.ts';
 

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseTarget } from '../../src/profile/protocols/registry.ts';
 import { createDriver } from '../../src/driver/index.ts';
 import type { Driver } from '../../src/driver/types.ts';
 import type { MemcachedTransportReport } from '../../src/recorder/driver-report.ts';
@@ -31,7 +32,7 @@ async function runAgainst(address: string, driver?: Driver) {
 
 /** The memcached driver, with `after(n)` called as the n-th request completes. */
 function watchedDriver(target: string, after: (completed: number) => void): Driver {
-  const driver = createDriver(target);
+  const driver = createDriver(parseTarget(target));
   return {
     target: driver.target,
     run: (context) => {

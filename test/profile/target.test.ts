@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseProfileText } from '../../src/profile/index.ts';
-import { isLoopbackHost, isPathOnTarget, parseTarget, TargetError, targetHosts } from '../../src/profile/target.ts';
+import { parseTarget, targetHosts } from '../../src/profile/protocols/registry.ts';
+import { isLoopbackHost, isPathOnTarget, TargetError } from '../../src/profile/target.ts';
 import { INLINE_TOPOLOGY, fixture, issueAt, issuesOf } from './helpers.ts';
 
 describe('parseTarget', () => {

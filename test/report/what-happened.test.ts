@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseTarget } from '../../src/profile/protocols/registry.ts';
 import { planFigures } from '../../src/analysis/plan-check.ts';
 import type { Qualification, StepOutcome } from '../../src/analysis/qualification.ts';
 import { defineGauge, gaugeCatalog } from '../../src/recorder/gauges.ts';
@@ -123,7 +124,7 @@ describe('validate and run', () => {
       wall: { finishedAt: '2026-01-01T00:00:15.000Z', elapsedMs: 15_000 },
     });
     expect(result.requests.expected).toBe(1000);
-    const printed = renderPlan(profile, plan, { figures: planFigures(profile, plan), refusals: [] });
+    const printed = renderPlan(profile, plan, { figures: planFigures(profile, plan, { target: parseTarget('model') }), refusals: [] });
     expect(printed).toContain('1000 requests expected in the measured window (+ 500 during the warm-up)');
     expect(printed).toMatch(/\| default\s+\|\s+1 \|\s+1000 \|/);
   });

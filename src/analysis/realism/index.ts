@@ -1,6 +1,7 @@
 import { PROFILE_RULES } from './profile-flags.ts';
 import { RESULT_RULES } from './result-flags.ts';
-import { SEVERITY_ORDER, type RealismFlag, type RealismInput } from './types.ts';
+import { parseTarget, protocolOf } from '../../profile/protocols/registry.ts';
+import { SEVERITY_ORDER, type RealismContext, type RealismFlag, type RealismInput } from './types.ts';
 
 export type { RealismFlag, RealismInput, Severity } from './types.ts';
 
@@ -20,8 +21,11 @@ export function realismFlags(input: RealismInput): RealismFlag[] {
  * as sent there, so a memcached:// run of a profile written for the model is not flagged for the
  * model topology's retries and pools it never used, and is flagged for its own driver's settings.
  */
-function describesWhatRan(input: RealismInput): RealismInput {
+function describesWhatRan(input: RealismInput): RealismContext {
   const ran = input.result?.target;
-  if (ran === undefined || ran === input.profile.target) return input;
-  return { ...input, profile: { ...input.profile, target: ran } };
+  // What ran is read from its text, as result.json keeps it: a stored run is judged again the same way.
+  const target = parseTarget(ran ?? input.profile.target);
+  const asRun = { ...input, target, protocol: protocolOf(target) };
+  if (ran === undefined || ran === input.profile.target) return asRun;
+  return { ...asRun, profile: { ...input.profile, target: ran } };
 }

@@ -4,7 +4,7 @@ import { formatBytes, formatCount } from '../format.ts';
 import { INCIDENT } from './incidents.ts';
 import { PRODUCTION_CLUSTERS } from './production-clusters.ts';
 import { flag } from './flag.ts';
-import type { FlagRule } from './types.ts';
+import type { ProfileRule, RealismContext } from './types.ts';
 
 /*
  * Flags that place a cache profile among the 54 production clusters of the public Twitter table
@@ -33,7 +33,8 @@ export function clustersMoreSkewed(s: number): number {
   return CLUSTER_ZIPF.sorted.filter((alpha) => alpha > s).length;
 }
 
-const isCache = (p: Profile): boolean => p.target.startsWith('memcached://') || (p.target === 'model' && Object.keys(p.topology?.caches ?? {}).length > 0);
+/** A cache run: its protocol counts shards (a client-side sharded cache, or the model's caches). */
+const isCache = ({ profile, target, protocol }: RealismContext): boolean => protocol.realism.shards(target, profile) !== undefined;
 
 /** Every value size the profile can send is one number. */
 function fixedSize(profile: Profile): number | undefined {
@@ -46,8 +47,9 @@ function fixedSize(profile: Profile): number | undefined {
   return values.size === 1 && !Number.isNaN([...values][0]) ? [...values][0] : undefined;
 }
 
-export const fixedValueSize: FlagRule = ({ profile }) => {
-  if (!isCache(profile) || profile.production?.valueSize) return [];
+export const fixedValueSize: ProfileRule = (context) => {
+  const { profile } = context;
+  if (!isCache(context) || profile.production?.valueSize) return [];
   const size = fixedSize(profile);
   if (size === undefined) return [];
   const v = CLUSTER_VALUE_SIZES;
@@ -81,8 +83,9 @@ const CLUSTER_WRITE_SHARES = PRODUCTION_CLUSTERS.filter((c) => c.operations !== 
 const CLUSTER_WRITERS = CLUSTER_WRITE_SHARES.filter((w) => w > 0).length;
 const CLUSTER_HEAVY_WRITERS = CLUSTER_WRITE_SHARES.filter((w) => w > 0.3).length;
 
-export const readsOnly: FlagRule = ({ profile }) => {
-  if (!profile.target.startsWith('memcached://') || writeShare(profile) > 0) return [];
+/** Reads only, on a real cache (the model sends every kind as a read, so there it says nothing). */
+export const readsOnly: ProfileRule = (context) => {
+  if (context.protocol.simulated || !isCache(context) || writeShare(context.profile) > 0) return [];
   return [
     flag(
       'reads-only',

@@ -1,4 +1,6 @@
 import { formatUs } from '../format.ts';
+import { callerGroups } from '../../profile/protocols/model/spec.ts';
+import { isLoopbackHost } from '../../profile/target.ts';
 import type { Profile } from '../../profile/types.ts';
 import { quantile, upperBound } from './distribution-stats.ts';
 import { formatBytes, formatCount, formatShare } from '../format.ts';
@@ -9,7 +11,7 @@ import { topKeyShare } from './key-skew.ts';
 import { trafficSizes } from './traffic-shape.ts';
 import { flag } from './flag.ts';
 import { clusterZipfRange, clustersMoreSkewed, fixedValueSize, readsOnly, uniformKeysEvidence } from './production-flags.ts';
-import type { FlagRule, RealismFlag } from './types.ts';
+import type { ProfileRule, RealismFlag } from './types.ts';
 
 /*
  * Flags knowable before a run: they read the profile, its `production:` section and, for the
@@ -17,9 +19,7 @@ import type { FlagRule, RealismFlag } from './types.ts';
  * within what a rehearsal can claim; further is a different system.
  */
 
-const isModel = (p: Profile) => p.target === 'model';
-
-export const keySkew: FlagRule = ({ profile }) => {
+export const keySkew: ProfileRule = ({ profile }) => {
   const production = profile.production?.topKeyShares;
   if (production) {
     const gaps = production.map((p) => ({ ...p, test: topKeyShare(profile.keys, p.keys) })).filter((p) => p.test * PRODUCTION_FACTOR < p.share);
@@ -66,7 +66,7 @@ export const keySkew: FlagRule = ({ profile }) => {
   return [];
 };
 
-export const noHotKey: FlagRule = ({ profile }) => {
+export const noHotKey: ProfileRule = ({ profile }) => {
   if (profile.keys.hot.length > 0) return [];
   const top1 = topKeyShare(profile.keys, 1);
   const productionTop1 = profile.production?.topKeyShares?.find((s) => s.keys === 1)?.share;
@@ -85,7 +85,7 @@ export const noHotKey: FlagRule = ({ profile }) => {
   ];
 };
 
-export const hotKeySmallValues: FlagRule = ({ profile }) => {
+export const hotKeySmallValues: ProfileRule = ({ profile }) => {
   const hasHotKey = profile.keys.hot.length > 0 || topKeyShare(profile.keys, 1) >= 0.05;
   if (!hasHotKey) return [];
   const largest = upperBound(trafficSizes(profile).valueSize);
@@ -105,7 +105,7 @@ export const hotKeySmallValues: FlagRule = ({ profile }) => {
   ];
 };
 
-export const batchTail: FlagRule = ({ profile }) => {
+export const batchTail: ProfileRule = ({ profile }) => {
   const observed = profile.production?.batchSize;
   const tail = observed && (observed.max ?? observed.p9999 ?? observed.p999 ?? observed.p99);
   if (tail === undefined) return [];
@@ -123,7 +123,7 @@ export const batchTail: FlagRule = ({ profile }) => {
   ];
 };
 
-export const valueSizes: FlagRule = ({ profile }) => {
+export const valueSizes: ProfileRule = ({ profile }) => {
   const observed = profile.production?.valueSize;
   if (!observed) return [];
   const sizes = trafficSizes(profile).valueSize;
@@ -151,8 +151,8 @@ export const valueSizes: FlagRule = ({ profile }) => {
   ];
 };
 
-export const connectionsPerClient: FlagRule = ({ profile }) => {
-  const test = testConnections(profile);
+export const connectionsPerClient: ProfileRule = ({ profile, protocol }) => {
+  const test = protocol.realism.connectionsPerClient(profile);
   if (test === undefined) return [];
   const prod = profile.production?.connectionsPerClient;
   if (prod !== undefined) {
@@ -181,8 +181,12 @@ export const connectionsPerClient: FlagRule = ({ profile }) => {
   ];
 };
 
-export const clientInstances: FlagRule = ({ profile }) => {
-  const test = testClientInstances(profile);
+export const clientInstances: ProfileRule = ({ profile, protocol }) => {
+  // The profile's clients, or the model's caller groups when they are more.
+  const test = Math.max(
+    profile.clients.reduce((sum, c) => sum + c.instances, 0),
+    protocol.realism.clientInstances?.(profile) ?? 0,
+  );
   const prod = profile.production?.clientInstances;
   if (prod !== undefined) {
     if (test * 10 >= prod) return [];
@@ -197,7 +201,7 @@ export const clientInstances: FlagRule = ({ profile }) => {
       ),
     ];
   }
-  if (!isModel(profile) && test === 1) {
+  if (!protocol.simulated && test === 1) {
     return [
       flag(
         'client-instances',
@@ -212,9 +216,9 @@ export const clientInstances: FlagRule = ({ profile }) => {
   return [];
 };
 
-export const warmup: FlagRule = ({ profile }) => {
+export const warmup: ProfileRule = ({ profile, protocol }) => {
   if (profile.warmup > 0) return [];
-  const cold = isModel(profile) && Object.values(profile.topology?.caches ?? {}).some((c) => !c.warm);
+  const cold = protocol.simulated && Object.values(profile.topology?.caches ?? {}).some((c) => !c.warm);
   return [
     flag(
       'no-warmup',
@@ -227,7 +231,7 @@ export const warmup: FlagRule = ({ profile }) => {
   ];
 };
 
-export const shortRun: FlagRule = ({ profile, result }) => {
+export const shortRun: ProfileRule = ({ profile, result }) => {
   const measuredUs = result ? result.durationMs * 1000 : (profile.duration ?? undefined);
   const us = measuredUs ?? profile.phases.reduce((sum, p) => sum + phaseUs(p), 0);
   if (us >= MIN_STEADY_RUN_US) return [];
@@ -243,9 +247,9 @@ export const shortRun: FlagRule = ({ profile, result }) => {
   ];
 };
 
-export const singleShard: FlagRule = ({ profile }) => {
+export const singleShard: ProfileRule = ({ profile, target, protocol }) => {
   const prod = profile.production?.shards;
-  const shards = testShards(profile);
+  const shards = protocol.realism.shards(target, profile);
   if (shards === undefined) return [];
   if (prod !== undefined) {
     if (shards * PRODUCTION_FACTOR >= prod) return [];
@@ -273,7 +277,7 @@ export const singleShard: FlagRule = ({ profile }) => {
   ];
 };
 
-export const failoverHeadroom: FlagRule = ({ profile, qualification }) => {
+export const failoverHeadroom: ProfileRule = ({ profile, qualification }) => {
   const dcs = profile.production?.dataCentres;
   if (qualification) {
     if (qualification.failoverComputed) return [];
@@ -302,11 +306,11 @@ export const failoverHeadroom: FlagRule = ({ profile, qualification }) => {
   ];
 };
 
-export const retriesAndTimeouts: FlagRule = ({ profile }) => {
+export const retriesAndTimeouts: ProfileRule = ({ profile, protocol }) => {
   const t = profile.topology;
-  if (!isModel(profile) || t === undefined) return [];
+  if (!protocol.simulated || t === undefined) return [];
   const flags: RealismFlag[] = [];
-  const callers = callerGroups(profile);
+  const callers = callerGroups(t);
   const untimed = callers.filter((g) => !Number.isFinite(t.clientGroups[g]?.timeout ?? Infinity));
   if (callers.length === 0 || untimed.length > 0) {
     const evidence = callers.length === 0 ? 'topology has no caller: users wait forever and never retry' : `caller group ${untimed.join(', ')} has timeout: inf`;
@@ -337,9 +341,8 @@ export const retriesAndTimeouts: FlagRule = ({ profile }) => {
   return flags;
 };
 
-export const loopback: FlagRule = ({ profile, result }) => {
-  const target = result?.target ?? profile.target;
-  if (target === 'model')
+export const loopback: ProfileRule = ({ profile, target, protocol }) => {
+  if (protocol.simulated)
     return [
       flag(
         'loopback',
@@ -350,24 +353,19 @@ export const loopback: FlagRule = ({ profile, result }) => {
         'confirm the figure on real hosts before provisioning on it',
       ),
     ];
-  const hosts = target
-    .replace(/^\w+:\/\//, '')
-    .replace(/\/.*$/, '')
-    .split(',');
-  const local = hosts.every((h) => /^(127\.|localhost|\[?::1\]?)/.test(h));
-  if (local)
+  if (protocol.hosts(target).every(isLoopbackHost))
     return [
       flag(
         'loopback',
         'warn',
         'loopback target',
-        `${target}: generator and target share one host and no network`,
+        `${target.text}: generator and target share one host and no network`,
         INCIDENT.twitter2018b,
         'note it in the report, or run the target on its own hosts before quoting capacity',
       ),
     ];
-  if (hosts.length === 1 && profile.target.startsWith('memcached'))
-    return [flag('loopback', 'info', 'single target host', `${target}: one server`, INCIDENT.twitter2018b, 'qualify against the production shard count')];
+  if (protocol.realism.shards(target, profile) === 1)
+    return [flag('loopback', 'info', 'single target host', `${target.text}: one server`, INCIDENT.twitter2018b, 'qualify against the production shard count')];
   return [];
 };
 
@@ -375,8 +373,8 @@ export const loopback: FlagRule = ({ profile, result }) => {
  * A `generator:` limit set looser than its default: the run may pass on a generator that shaped it.
  * Allowed (a busy shared machine needs it), never silent. Real targets only: the model has no generator.
  */
-export const generatorLimitsLoosened: FlagRule = ({ profile, result }) => {
-  if ((result?.target ?? profile.target) === 'model') return [];
+export const generatorLimitsLoosened: ProfileRule = ({ profile, protocol }) => {
+  if (protocol.simulated) return [];
   // The connection-wait threshold only decides when a target's saturation is reported: no generator verdict rests on it.
   const loosened = (Object.keys(GENERATOR_LIMITS) as (keyof GeneratorLimits)[]).filter(
     (key) => key !== 'connectionWaitLatenessP99' && profile.generator[key] > GENERATOR_LIMITS[key],
@@ -395,7 +393,7 @@ export const generatorLimitsLoosened: FlagRule = ({ profile, result }) => {
   ];
 };
 
-export const errorRateIgnored: FlagRule = ({ profile, result }) => {
+export const errorRateIgnored: ProfileRule = ({ profile, result }) => {
   if (profile.slo.errorRate !== undefined) return [];
   const failed = result ? result.requests.failed + result.requests.dropped : undefined;
   const total = result ? result.requests.ok + result.requests.failed + result.requests.dropped : 0;
@@ -408,15 +406,14 @@ export const errorRateIgnored: FlagRule = ({ profile, result }) => {
  * An https:// target with `http.tls.insecure`: the handshakes were real, but no certificate was
  * checked, so the run says nothing of whether a real client would connect at all.
  */
-export const tlsUnverified: FlagRule = ({ profile, result }) => {
-  const target = result?.target ?? profile.target;
-  if (!target.startsWith('https://') || !profile.http.tls.insecure) return [];
+export const tlsUnverified: ProfileRule = ({ profile, target, protocol }) => {
+  if (protocol.realism.encrypted?.(target) !== true || !profile.http.tls.insecure) return [];
   return [
     flag(
       'tls-unverified',
       'warn',
       'certificate checking off',
-      `${target}: http.tls.insecure: true — the server certificate was not verified`,
+      `${target.text}: http.tls.insecure: true — the server certificate was not verified`,
       INCIDENT.twitter2018b,
       "give the server's CA with http.tls.ca (and its name with http.tls.servername) instead of insecure",
     ),
@@ -427,17 +424,16 @@ export const tlsUnverified: FlagRule = ({ profile, result }) => {
  * `http.tls` set for a plain http:// target: the profile was written for TLS, but the run made no
  * handshake and encrypted nothing, so it measured a cheaper path than the one configured.
  */
-export const tlsUnused: FlagRule = ({ profile, result }) => {
-  const target = result?.target ?? profile.target;
+export const tlsUnused: ProfileRule = ({ profile, target, protocol }) => {
   const tls = profile.http.tls;
   const set = [tls.ca && 'ca', tls.cert && 'cert', tls.key && 'key', tls.servername && 'servername', tls.insecure && 'insecure'].filter(Boolean);
-  if (!target.startsWith('http://') || set.length === 0) return [];
+  if (protocol.realism.encrypted?.(target) !== false || set.length === 0) return [];
   return [
     flag(
       'tls-unused',
       'warn',
       'TLS configured, plain HTTP sent',
-      `${target}: http.tls sets ${set.join(', ')}, but the target is http:// — no handshake, nothing encrypted`,
+      `${target.text}: http.tls sets ${set.join(', ')}, but the target is http:// — no handshake, nothing encrypted`,
       INCIDENT.twitter2018b,
       'target https://… to load the TLS path the profile describes, or drop http.tls',
     ),
@@ -445,7 +441,7 @@ export const tlsUnused: FlagRule = ({ profile, result }) => {
 };
 
 /** Rules that need only the profile (and plan). */
-export const PROFILE_RULES: FlagRule[] = [
+export const PROFILE_RULES: ProfileRule[] = [
   keySkew,
   noHotKey,
   hotKeySmallValues,
@@ -471,41 +467,4 @@ export { flag } from './flag.ts';
 
 function phaseUs(p: Profile['phases'][number]): number {
   return p.type === 'spike' ? (p.duration ?? p.rise + p.hold + p.decay) : p.duration;
-}
-
-/** Client groups through which the profile's users call the entry service. */
-function callerGroups(profile: Profile): string[] {
-  const caller = profile.topology?.caller;
-  if (caller === undefined) return [];
-  return typeof caller === 'string' ? [caller] : [...new Set(Object.values(caller))];
-}
-
-/** Connections one client instance keeps per server: the pools of groups that call caches (model), or the driver's setting. */
-function testConnections(profile: Profile): number | undefined {
-  if (profile.target.startsWith('http')) return profile.http.connections;
-  if (profile.target.startsWith('memcached')) return profile.memcached.connectionsPerShard;
-  const t = profile.topology;
-  if (t === undefined) return undefined;
-  const caches = new Set(Object.keys(t.caches));
-  const groups = Object.values(t.services).flatMap((s) => s.calls.filter((c) => caches.has(c.to)).map((c) => c.via));
-  if (groups.length === 0) return undefined;
-  return Math.max(...groups.map((g) => t.clientGroups[g]?.pool.maxOpen ?? Infinity));
-}
-
-function testClientInstances(profile: Profile): number {
-  const fromProfile = profile.clients.reduce((sum, c) => sum + c.instances, 0);
-  if (!isModel(profile)) return fromProfile;
-  const callers = callerGroups(profile);
-  if (callers.length === 0) return fromProfile;
-  return Math.max(
-    fromProfile,
-    callers.reduce((sum, g) => sum + (profile.topology?.clientGroups[g]?.instances ?? 1), 0),
-  );
-}
-
-function testShards(profile: Profile): number | undefined {
-  if (profile.target.startsWith('memcached')) return profile.target.split(',').length;
-  if (!isModel(profile)) return undefined;
-  const caches = Object.values(profile.topology?.caches ?? {});
-  return caches.length === 0 ? undefined : Math.max(...caches.map((c) => c.shards));
 }

@@ -1,4 +1,5 @@
 import type { Plan } from '../../schedule/types.ts';
+import type { Protocol, TargetSpec } from '../../profile/protocols/registry.ts';
 import type { Profile } from '../../profile/types.ts';
 import type { RunResult } from '../../recorder/result.ts';
 
@@ -43,5 +44,14 @@ export interface RealismInput {
 }
 
 export type FlagRule = (input: RealismInput) => RealismFlag[];
+
+/** The input as run: the target the result names (else the profile's), parsed, and its protocol, which the profile's rules ask. */
+export interface RealismContext extends RealismInput {
+  target: TargetSpec;
+  protocol: Protocol;
+}
+
+/** A rule that needs to know what the run sent to. */
+export type ProfileRule = (input: RealismContext) => RealismFlag[];
 
 export const SEVERITY_ORDER: Record<Severity, number> = { invalid: 0, warn: 1, info: 2 };

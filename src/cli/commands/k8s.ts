@@ -26,7 +26,7 @@ export const k8s: StampedeCommand<ArgsOf<typeof builder>> = {
   example: ['stampede k8s profiles/steady-peak.yaml --segments 4 --image registry.example/stampede:0.1.0 > job.yaml', 'four pods, started together whenever it is applied'],
   builder,
   async run(args) {
-    const [input, job, { renderJobManifest }, { selfContainedProfile }, files, secrets, { jobLifetime }, { parseTarget, targetHosts, isLoopbackHost }, { requireTopologyFor }] =
+    const [input, job, { renderJobManifest }, { selfContainedProfile }, files, secrets, { jobLifetime }, { protocolOf, targetHosts }, { isLoopbackHost }, { requireTopologyFor }] =
       await Promise.all([
         import('../input.ts'),
         import('../../k8s/job.ts'),
@@ -35,6 +35,7 @@ export const k8s: StampedeCommand<ArgsOf<typeof builder>> = {
         import('../../k8s/carried-files.ts'),
         import('../../k8s/pod-secrets.ts'),
         import('../../k8s/lifetime.ts'),
+        import('../../profile/protocols/registry.ts'),
         import('../../profile/target.ts'),
         import('../../profile/topology-required.ts'),
       ]);
@@ -45,11 +46,11 @@ export const k8s: StampedeCommand<ArgsOf<typeof builder>> = {
     const name = args.name ?? job.jobName(profile.name);
     if (!/^[a-z0-9]([-a-z0-9]{0,50}[a-z0-9])?$/.test(name))
       throw optionError('--name', `${JSON.stringify(name)} is not a Kubernetes name`, 'lowercase letters, digits and dashes, at most 52');
-    const sendTo = parseTarget(target ?? profile.target);
-    requireTopologyFor(profile, sendTo.text);
+    const { target: sendTo } = input.effectiveTarget(target, profile);
+    requireTopologyFor(profile, sendTo);
     const profileText = selfContainedProfile(profile);
     secrets.refuseLiteralCredentials(profile, profileText);
-    const carried = files.carriedFiles(profile, sendTo.kind === 'http' && sendTo.tls);
+    const carried = files.carriedFiles(profile, protocolOf(sendTo).realism.encrypted?.(sendTo) === true);
     const podSecrets = secrets.podSecrets(profile, args.set, job.objectNames(name).secrets);
     const spec = {
       name,
@@ -58,7 +59,7 @@ export const k8s: StampedeCommand<ArgsOf<typeof builder>> = {
       profileData: files.configMapData(profile, profileText, carried),
       files: carried,
       secrets: podSecrets,
-      target,
+      target: target?.text,
       remoteHosts: targetHosts(sendTo).filter((host) => !isLoopbackHost(host)),
       resultsClaim: args.resultsClaim,
       storage: args.storage,

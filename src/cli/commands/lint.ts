@@ -23,17 +23,17 @@ export const lint: StampedeCommand<ArgsOf<typeof builder>> = {
 };
 
 async function profileFlags(args: LintArgs) {
-  const [{ loadProfileWithSample, targetOption }, { requireTopologyFor }, { realismFlags }, { createSchedule }] = await Promise.all([
+  const [{ effectiveTarget, loadProfileWithSample, targetOption }, { requireTopologyFor }, { realismFlags }, { createSchedule }] = await Promise.all([
     import('../input.ts'),
     import('../../profile/topology-required.ts'),
     import('../../analysis/realism/index.ts'),
     import('../../schedule/index.ts'),
   ]);
-  const option = targetOption(args.target);
   const loaded = await loadProfileWithSample(args.profile, args.set, args.productionSample);
+  const { target } = effectiveTarget(targetOption(args.target), loaded);
   // The flags judge the profile as it would run: on the target --target names, if any.
-  const profile = option === undefined ? loaded : { ...loaded, target: option };
-  requireTopologyFor(profile, profile.target);
+  const profile = { ...loaded, target: target.text };
+  requireTopologyFor(profile, target);
   return { title: profile.name, flags: realismFlags({ profile, plan: createSchedule(profile).plan }) };
 }
 

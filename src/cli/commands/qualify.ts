@@ -97,7 +97,7 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
     try {
       const q = await qualify(profile, {
         outDir,
-        target,
+        target: sendTo,
         stepUs,
         warmupUs,
         intervalUs,

@@ -38,8 +38,9 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
   example: ['stampede run profiles/sudden-spike.yaml --seed 7 --junit reports/junit.xml', 'run a profile on the model; JUnit XML for CI'],
   builder,
   async run(args, signal, outputs) {
-    const [input, { runProfile }, { startLiveView }, { verdictLine }, { writeRunCiOutputs }, { BarrierInterrupted }] = await Promise.all([
+    const [input, { protocolOf }, { runProfile }, { startLiveView }, { verdictLine }, { writeRunCiOutputs }, { BarrierInterrupted }] = await Promise.all([
       import('../input.ts'),
+      import('../../profile/protocols/registry.ts'),
       import('../../pipeline/run.ts'),
       import('../live.ts'),
       import('../../report/summary.ts'),
@@ -63,7 +64,8 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
     const profile = await input.loadProfileWithSample(args.profile, overrides, args.productionSample);
     const { target: sendTo, from } = input.effectiveTarget(target, profile);
     await input.checkRunnable(profile, sendTo);
-    if (workers !== undefined && workers > 1 && sendTo === 'model')
+    const simulated = protocolOf(sendTo).simulated;
+    if (workers !== undefined && workers > 1 && simulated)
       throw optionError('--workers', 'applies to real targets; the model runs in virtual time on one thread', 'drop --workers, or give --target');
     const remote = input.guardTarget(sendTo, allowedRemoteHosts(args.allowRemote, process.env.STAMPEDE_ALLOW_REMOTE), from);
     if (remote.length > 0) process.stderr.write(input.remoteNotice(remote));
@@ -72,7 +74,7 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
     try {
       const { result, analysis, summary, dir } = await runProfile(profile, {
         outDir: args.out,
-        target,
+        target: sendTo,
         intervalUs,
         signal,
         workers,
@@ -83,7 +85,7 @@ export const run: StampedeCommand<ArgsOf<typeof builder>> = {
         env: process.env,
         allowExec: args.allowExec,
         // What a real run will do to the target (and which commands it runs) is shown before it starts; the model's is in its report.
-        onTimeline: sendTo === 'model' ? undefined : (lines) => process.stderr.write(`timeline on ${sendTo}:\n${lines.join('\n')}\n`),
+        onTimeline: simulated ? undefined : (lines) => process.stderr.write(`timeline on ${sendTo.text}:\n${lines.join('\n')}\n`),
         onInterval: live.observer(),
         outputs,
       });

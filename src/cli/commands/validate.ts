@@ -21,10 +21,11 @@ export const validate: StampedeCommand<ArgsOf<typeof builder>> = {
     ]);
     const option = input.targetOption(args.target);
     const profile = await loadProfile(args.profile, args.set);
-    const target = option ?? profile.target;
+    const { target } = input.effectiveTarget(option, profile);
     requireTopologyFor(profile, target);
     requireMemcachedKeysFor(profile, target);
-    await checkTlsFiles(target, profile);
+    // The TLS files an https:// target names are read now, so a missing one fails validation (exit 2) as it would fail the run.
+    await (await import('../../driver/index.ts')).checkDriverInput(target, profile);
     const plan = createSchedule(profile).plan;
     const figures = planFigures(profile, plan, { target });
     const refusals = planRefusals(figures, profile.limits);
@@ -33,12 +34,3 @@ export const validate: StampedeCommand<ArgsOf<typeof builder>> = {
     return refusals.length > 0 ? ExitCode.InvalidInput : ExitCode.Ok;
   },
 };
-
-/** The TLS files an https:// target names are read now, so a missing one fails validation (exit 2) as it would fail the run. */
-async function checkTlsFiles(target: string, profile: Awaited<ReturnType<typeof import('../../profile/load.ts').loadProfile>>): Promise<void> {
-  const { parseTarget } = await import('../../profile/target.ts');
-  const spec = parseTarget(target);
-  if (spec.kind !== 'http') return;
-  const { loadTlsMaterial } = await import('../../driver/http/tls.ts');
-  loadTlsMaterial(spec, profile);
-}

@@ -1,5 +1,5 @@
-import type { HttpSettings } from '../../profile/schema.ts';
-import type { HttpTarget } from '../../profile/target.ts';
+import type { HttpSettings } from '../../profile/protocols/http/section.ts';
+import type { HttpTarget } from '../../profile/protocols/http/spec.ts';
 import type { Profile } from '../../profile/types.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import { dialBeforeStart, OpenLoopRun, openLoopOptions, type Transport } from '../open-loop.ts';
@@ -36,7 +36,7 @@ async function runHttp(context: RunContext, target: HttpTarget, intervalUs: numb
   const settings = context.profile.http;
   // Before any socket: a TLS file that cannot be read is bad input (exit 2), not a failed run.
   const tls = loadTlsMaterial(target, context.profile);
-  const run = new OpenLoopRun(context, { ...openLoopOptions(settings, options), prime: () => primeOpenLoop(context) });
+  const run = new OpenLoopRun(context, { ...openLoopOptions(target, settings, options), prime: () => primeOpenLoop(context) });
   const stats =
     settings.statsPath === undefined || options.pollTargetStats === false
       ? undefined

@@ -1,4 +1,4 @@
-import type { HttpTarget } from '../../profile/target.ts';
+import type { HttpTarget } from '../../profile/protocols/http/spec.ts';
 import type { Profile } from '../../profile/types.ts';
 import type { HttpTransportReport } from '../../recorder/driver-report.ts';
 import type { GaugeSpec } from '../../recorder/gauges.ts';

@@ -3,8 +3,8 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { InputFileError, MiB, readInputFile } from '../../files/input-file.ts';
 import { ProfileError } from '../../profile/issues.ts';
-import type { HttpTlsSettings } from '../../profile/schema.ts';
-import type { HttpTarget } from '../../profile/target.ts';
+import type { HttpTlsSettings } from '../../profile/protocols/http/section.ts';
+import type { HttpTarget } from '../../profile/protocols/http/spec.ts';
 import type { Profile } from '../../profile/types.ts';
 import { checkTlsFiles, type TlsField, type TlsFiles } from './tls-check.ts';
 

@@ -1,6 +1,8 @@
 import type { ScheduledRequest } from '../../schedule/types.ts';
-import type { MemcachedSettings } from '../../profile/schema.ts';
-import type { MemcachedTarget, ServerAddress } from '../../profile/target.ts';
+import type { MemcachedSettings } from '../../profile/protocols/memcached/section.ts';
+import type { ServerAddress } from '../../profile/protocols/address.ts';
+import type { MemcachedTarget } from '../../profile/protocols/memcached/spec.ts';
+import { hitRatioOf, shardLoad } from '../../profile/protocols/sharded.ts';
 import { RunStartError } from '../errors.ts';
 import { dialBeforeStart, OpenLoopRun, openLoopOptions, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
 import { primeOpenLoop } from '../prime.ts';
@@ -20,15 +22,15 @@ const OPERATION = { get: 0, set: 1, delete: 2 } as const;
  * one quiet multi-get per shard it touches (getkq… noop) and completes when every shard answered.
  */
 export function createMemcachedDriver(target: MemcachedTarget, options: DriverOptions = {}): Driver {
-  return { target: target.text, run: (context) => runMemcached(context, target.servers, options) };
+  return { target: target.text, run: (context) => runMemcached(context, target, options) };
 }
 
-async function runMemcached(context: RunContext, servers: ServerAddress[], options: DriverOptions): Promise<DriverReport> {
+async function runMemcached(context: RunContext, target: MemcachedTarget, options: DriverOptions): Promise<DriverReport> {
   const settings = context.profile.memcached;
-  const run = new OpenLoopRun(context, { ...openLoopOptions(settings, options), prime: () => primeOpenLoop(context) });
+  const run = new OpenLoopRun(context, { ...openLoopOptions(target, settings, options), prime: () => primeOpenLoop(context) });
   // Servers the timeline adds are the target's last ones; they start outside the ring.
   const added = (context.profile.topology?.timeline ?? []).reduce((n, e) => n + (e.type === 'addShards' ? e.count : 0), 0);
-  return run.execute(new MemcachedTransport(run, settings, servers, added), context.signal);
+  return run.execute(new MemcachedTransport(run, settings, target.servers, added), context.signal);
 }
 
 /** memcached reads an expiry over 30 days as a Unix time, not a duration. */
@@ -75,7 +77,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   ) {
     const plan = run.schedule.plan;
     this.sharding = new Sharding(settings.hash, settings.distribution, servers, plan.keyspace, Math.max(1, servers.length - added));
-    this.ring = { servers: servers.map((s) => `${s.host}:${s.port}`), setInRing: (server, inRing) => this.sharding.setInRing(server, inRing) };
+    this.ring = { setInRing: (server, inRing) => this.sharding.setInRing(server, inRing) };
     this.perShard = settings.connectionsPerShard;
     this.connections = servers.flatMap((s) => Array.from({ length: this.perShard }, () => new BinaryConnection(s.host, s.port, this)));
     this.nextOnShard = new Int32Array(servers.length);
@@ -246,18 +248,16 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   readonly gaugeSpecs: readonly GaugeSpec[] = [SHARED_GAUGES.openConnections, SHARED_GAUGES.hitRatio, ...Object.values(MEMCACHED_GAUGES)];
 
   report(): MemcachedTransportReport {
-    const total = this.keysByShard.reduce((a, b) => a + b, 0);
-    const shares = Array.from(this.keysByShard, (k) => (total > 0 ? k / total : 0));
     const conns = this.connections.filter((_, i) => i % this.perShard === 0);
-    let maxShare = 0;
-    for (const share of shares) maxShare = Math.max(maxShare, share);
     return {
       protocol: 'memcached',
       hits: this.hits,
       misses: this.misses,
-      hitRatio: this.hits + this.misses > 0 ? this.hits / (this.hits + this.misses) : 0,
-      shards: conns.map((c, s) => ({ server: `${c.host}:${c.port}`, keys: this.keysByShard[s]!, share: shares[s]! })),
-      shardSkew: total > 0 ? maxShare * shares.length : 0,
+      hitRatio: hitRatioOf(this.hits, this.misses),
+      ...shardLoad(
+        conns.map((c) => `${c.host}:${c.port}`),
+        Array.from(this.keysByShard),
+      ),
       connects: this.connections.reduce((a, c) => a + c.connects, 0),
       protocolErrors: this.connections.reduce((a, c) => a + c.protocolErrors, 0),
       serverErrors: Object.fromEntries([...this.serverErrors].map(([status, n]) => [`0x${status.toString(16).padStart(4, '0')}`, n])),

@@ -2,7 +2,7 @@ import { KetamaRing } from '../../model/components/cache/ring.ts';
 import { hashKey } from '../../model/hash/index.ts';
 import type { HashName } from '../../profile/topology/index.ts';
 import type { Keyspace } from '../../schedule/types.ts';
-import type { ServerAddress } from '../../profile/target.ts';
+import type { ServerAddress } from '../../profile/protocols/address.ts';
 
 /**
  * Client-side sharding: which server a key goes to. The key hash is the profile's (so FNV1-32's

@@ -1,11 +1,12 @@
 import type { TimelineEvent } from '../../profile/topology/index.ts';
-import type { TargetKind } from '../../profile/target.ts';
+import { PROTOCOLS, protocolOf, type TargetSpec } from '../../profile/protocols/registry.ts';
 import { TimelineRefusedError } from '../errors.ts';
 import { shardListSlots } from '../../profile/topology/shards.ts';
 
 /*
  * The profile's timeline as steps on a real target's wall clock, planned before the run: which
- * server each membership step takes out of or puts into the memcached ring, which command each
+ * server each membership step takes out of or puts into the client's ring (a protocol whose spec
+ * has timeline.ring: memcached), which command each
  * exec runs. Planning it whole lets the CLI print it before any traffic and refuse what the target
  * cannot apply (exit 2), and makes the run's record say what was meant beside what happened.
  */
@@ -27,18 +28,10 @@ export interface TimelineStep {
   action: StepAction;
 }
 
-/** Events each target applies; the rest are the model's alone. */
-const APPLIES: Readonly<Record<TargetKind, ReadonlySet<TimelineEvent['type']>>> = {
-  model: new Set(['addShards', 'removeShards', 'restoreShards', 'flush', 'restart', 'latency', 'dip', 'set', 'blip', 'network', 'exec', 'shift']),
-  memcached: new Set(['addShards', 'removeShards', 'restoreShards', 'exec', 'shift']),
-  http: new Set(['exec', 'shift']),
-};
-
 export interface StepsInput {
   events: readonly TimelineEvent[];
-  target: TargetKind;
-  /** memcached: every server of the target, host:port, in ring order. */
-  servers?: readonly string[];
+  /** The target the timeline plays on: its protocol says which events it applies (timeline.events) and which servers make its ring. */
+  target: TargetSpec;
   /** Profile client names (a shift must name two). */
   clients: readonly string[];
 }
@@ -50,17 +43,25 @@ export function eventName(event: TimelineEvent, index: number): string {
 
 /** Every step of the timeline in planned order. @throws TimelineRefusedError for an event the target cannot apply. */
 export function planTimeline(input: StepsInput): TimelineStep[] {
-  const ring = input.target === 'memcached' ? new RingPlan(input.servers ?? [], input.events) : undefined;
+  const timeline = protocolOf(input.target).timeline;
+  const servers = timeline.ring?.(input.target);
+  const ring = servers ? new RingPlan(servers, input.events) : undefined;
   const steps: TimelineStep[] = [];
   const order = input.events.map((event, index) => ({ event, index })).sort((a, b) => startOf(a.event) - startOf(b.event) || a.index - b.index);
   for (const { event, index } of order) {
-    if (!APPLIES[input.target].has(event.type))
+    if (!timeline.events.has(event.type))
       throw new TimelineRefusedError(
-        `${eventName(event, index)}: this ${input.target}:// target cannot apply a ${event.type} event (${APPLIES.memcached.has(event.type) ? 'it changes a memcached:// ring' : 'it acts inside the model'}); remove it for this target, or run on the model (--target model)`,
+        `${eventName(event, index)}: this ${input.target.kind}:// target cannot apply a ${event.type} event (${whatItActsOn(event.type)}); remove it for this target, or run on the model (--target model)`,
       );
     steps.push(...stepsOf(event, index, input, ring));
   }
   return steps.sort((a, b) => a.plannedMs - b.plannedMs || a.index - b.index);
+}
+
+/** Why a real target refuses an event: it moves a ring of a protocol that has one, or it acts inside the model. */
+function whatItActsOn(type: TimelineEvent['type']): string {
+  const ringed = PROTOCOLS.find((p) => 'ring' in p.timeline && p.timeline.events.has(type));
+  return ringed ? `it changes a ${ringed.name}:// ring` : 'it acts inside the model';
 }
 
 function startOf(event: TimelineEvent): number {
@@ -204,7 +205,8 @@ export interface TimelineCheck {
  */
 export function checkTimeline(input: StepsInput, check: TimelineCheck): TimelineStep[] {
   const steps = planTimeline(input);
-  if (input.target === 'model') return steps;
+  // The model plays its timeline on virtual time, in process: nothing runs on this machine or waits for a thread.
+  if (protocolOf(input.target).simulated) return steps;
   const exec = input.events.findIndex((e) => e.type === 'exec');
   if (exec >= 0 && !check.allowExec)
     throw new TimelineRefusedError(
@@ -216,6 +218,7 @@ export function checkTimeline(input: StepsInput, check: TimelineCheck): Timeline
 }
 
 /** The timeline as the CLI prints it before the run: one line a step. */
-export function describeTimeline(steps: readonly TimelineStep[], target: TargetKind): string[] {
-  return steps.map((s) => `  at ${s.plannedMs / 1000}s  ${s.label}${target === 'model' && s.action.kind === 'exec' ? ' — not run on the model (virtual time)' : ''}`);
+export function describeTimeline(steps: readonly TimelineStep[], target: TargetSpec): string[] {
+  const simulated = protocolOf(target).simulated;
+  return steps.map((s) => `  at ${s.plannedMs / 1000}s  ${s.label}${simulated && s.action.kind === 'exec' ? ' — not run on the model (virtual time)' : ''}`);
 }

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { HttpTransportReport } from '../../src/profile/protocols/http/spec.ts';
+import type { MemcachedTransportReport } from '../../src/profile/protocols/memcached/spec.ts';
+import { connectionPoolOf, describeTransport, mergeTransportReports, PROTOCOLS, parseTarget, protocolOf, TARGET_FORMS } from '../../src/profile/protocols/registry.ts';
+
+const http = (codes: Record<string, number>, streams?: number | null): HttpTransportReport => ({
+  protocol: 'http',
+  connections: 4,
+  pipelining: 2,
+  connects: 4,
+  protocolErrors: 1,
+  statusCodes: codes,
+  ...(streams !== undefined && { http2: { serverMaxConcurrentStreams: streams } }),
+});
+
+const memcached = (hits: number, misses: number, keys: [number, number]): MemcachedTransportReport => ({
+  protocol: 'memcached',
+  hits,
+  misses,
+  hitRatio: hits / (hits + misses),
+  shards: [
+    { server: '127.0.0.1:1', keys: keys[0], share: keys[0] / (keys[0] + keys[1]) },
+    { server: '127.0.0.1:2', keys: keys[1], share: keys[1] / (keys[0] + keys[1]) },
+  ],
+  shardSkew: (Math.max(...keys) / (keys[0] + keys[1])) * 2,
+  connects: 2,
+  protocolErrors: 0,
+  serverErrors: { '0x0081': 1 },
+});
+
+describe('the protocol registry', () => {
+  it('parses each protocol’s targets to its spec, and names every form in one message', () => {
+    expect(PROTOCOLS.map((p) => p.name)).toEqual(['model', 'http', 'memcached']);
+    expect(['model', 'http://127.0.0.1:8080', 'https://127.0.0.1', 'memcached://127.0.0.1:1,127.0.0.1:2'].map((t) => protocolOf(parseTarget(t)).name)).toEqual([
+      'model',
+      'http',
+      'http',
+      'memcached',
+    ]);
+    expect(TARGET_FORMS).toBe('"model", http://host:port, https://host:port or memcached://host:port[,host:port…]');
+    expect(() => parseTarget('redis://127.0.0.1:6379')).toThrow(`unknown scheme "redis"; expected ${TARGET_FORMS}`);
+  });
+
+  it('merges memcached reports by summing counts and taking ratio, shares and skew again from the sums', () => {
+    const merged = mergeTransportReports([memcached(30, 10, [10, 30]), memcached(10, 50, [30, 30])]);
+    expect(merged).toMatchObject({ hits: 40, misses: 60, hitRatio: 0.4, connects: 4, serverErrors: { '0x0081': 2 } });
+    expect(merged.shards.map((s) => [s.keys, s.share])).toEqual([
+      [40, 0.4],
+      [60, 0.6],
+    ]);
+    expect(merged.shardSkew).toBeCloseTo(1.2, 10);
+    expect(merged.perWorker).toHaveLength(2);
+  });
+
+  it('merges segments that ran worker threads as every thread, once', () => {
+    const segment = mergeTransportReports([memcached(1, 1, [1, 1]), memcached(2, 2, [2, 2])]);
+    const merged = mergeTransportReports([segment, memcached(4, 4, [4, 4])]);
+    expect([merged.hits, merged.perWorker.length]).toEqual([7, 3]);
+  });
+
+  it('merges http reports: status codes summed, the lowest stream limit a server sent', () => {
+    const merged = mergeTransportReports([http({ '200': 5, '503': 1 }, 100), http({ '200': 7 }, null), http({ '200': 1 }, 64)]);
+    expect(merged).toMatchObject({ statusCodes: { '200': 13, '503': 1 }, connects: 12, protocolErrors: 3, http2: { serverMaxConcurrentStreams: 64 } });
+    expect(connectionPoolOf(merged)).toEqual({ connections: 12, slots: 24 });
+    expect(connectionPoolOf(mergeTransportReports([memcached(1, 1, [1, 1])]))).toBeUndefined();
+  });
+
+  it('describes a report in its protocol’s words', () => {
+    expect(describeTransport(http({ '200': 5 }))).toEqual(['http: 4 connections, pipelining 2; 4 connects, 1 protocol errors', 'status codes: 200 ×5']);
+    expect(describeTransport(memcached(30, 10, [10, 30]))[0]).toBe('memcached: 30 hits, 10 misses (hit ratio 75.0%); shard skew 1.50 over 2 servers');
+  });
+});
