@@ -167,7 +167,9 @@ describe('qualify bisects a hard rate limit and repeats what decides it (real HT
  * near a millisecond whatever the tail does (a throttled period costs up to 95 ms, a busy machine
  * more), and above it the queue grows by the excess every second, so the median passes 50 ms
  * within a step once the rate is a few percent over. So the knee is the saturation itself: each
- * capacity within 25% of its truth, and the two qualifications' knees within 15% of each other.
+ * capacity within 25% of its truth, and the two qualifications' knees, each over its own truth,
+ * within 15% of each other — memcached's own cost per request moves between the two (37 then 32 µs
+ * was seen: a 16% faster target), and the method is repeatable when it follows the target.
  */
 const MEMCACHED_STEPS = ['--step', '2s', '--warmup', '0.5s', '--start', '1200', '--resolution', '0.02', '--max-steps', '16'];
 describe.skipIf(cpuCgroupRoot() === undefined)('qualify a CPU-capped memcached twice (real memcached, real CLI)', { timeout: 400_000 }, () => {
@@ -202,7 +204,7 @@ production: { peakRps: 1500 }
       const found = `capacity ${q.capacityRps} rps vs truth ${Math.round(truthRps)} rps (${Math.round(cpuPerRequestS * 1e6)} µs a request): ${steps}`;
       expect(q.limit?.by, found).toBe('target');
       expect(Math.abs(q.capacityRps / truthRps - 1), found).toBeLessThanOrEqual(0.25);
-      knees.push(q.capacityRps);
+      knees.push(q.capacityRps / truthRps);
       founds.push(found);
     }
     expect(Math.max(...knees) / Math.min(...knees) - 1, founds.join('\n')).toBeLessThanOrEqual(0.15);

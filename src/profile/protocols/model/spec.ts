@@ -9,7 +9,7 @@ export interface ModelTarget {
 }
 
 /** What the model reads of the profile: its topology (its only section, which the profile's schema holds). */
-interface ModelView {
+export interface ModelView {
   topology?: Topology | undefined;
 }
 
