@@ -18,9 +18,14 @@ export interface TraceStatsFile {
 
 /** One streamed pass over the trace. @throws InputFileError naming the file and line */
 export async function traceStats(file: string, layout: TraceLayout, options: TraceReadOptions): Promise<TraceStatsFile> {
+  const { read, statistics } = await readStatistics(file, layout, options);
+  return { trace: file, read, stats: statistics.result() };
+}
+
+async function readStatistics(file: string, layout: TraceLayout, options: TraceReadOptions): Promise<{ read: TraceReadSummary; statistics: TraceStatistics }> {
   const statistics = new TraceStatistics();
   const read = await readTrace(file, layout, (r) => statistics.add(r), options);
-  return { trace: file, read, stats: statistics.result() };
+  return { read, statistics };
 }
 
 /** What `trace fit` writes: the profile as YAML, its key file when popularity is the trace's own, and what the fit could not say. */
@@ -32,8 +37,7 @@ export interface TraceFitFiles extends TraceStatsFile {
 
 /** One streamed pass, then a profile fitted to it; `keysFile` is the key file's name as the profile will refer to it. */
 export async function traceFit(file: string, layout: TraceLayout, options: TraceReadOptions, keysFile: string): Promise<TraceFitFiles> {
-  const statistics = new TraceStatistics();
-  const read = await readTrace(file, layout, (r) => statistics.add(r), options);
+  const { read, statistics } = await readStatistics(file, layout, options);
   const stats = statistics.result();
   const fit = fitProfileOf(file, stats, statistics, keysFile);
   const header = [`Fitted by stampede trace fit from ${file} (${stats.requests} requests over ${stats.durationS}s).`, ...fit.notes.map((n) => `- ${n}`)];

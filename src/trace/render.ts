@@ -73,7 +73,7 @@ function formatRate(perS: number): string {
 }
 
 /** 240 → "240s", 172800 → "2d", as the published table writes TTLs. */
-export function formatDuration(seconds: number): string {
+function formatDuration(seconds: number): string {
   if (seconds >= 86400 && seconds % 86400 === 0) return `${seconds / 86400}d`;
   if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600}h`;
   return `${seconds}s`;

@@ -1,10 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stampede } from '../helpers/cli.ts';
-import { startMemcached, type RunningMemcached } from '../helpers/memcached.ts';
+import { memcachedStats, startMemcached, type RunningMemcached } from '../helpers/memcached.ts';
 
 /*
  * A --workers run's hits and misses against memcached's own count. The workers' transport reports
@@ -23,19 +22,9 @@ afterAll(async () => {
 });
 
 /** get_hits + get_misses of one server, from its `stats`: every key a get asked for. */
-function keysLookedUp(port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let reply = '';
-    const socket = connect({ host: '127.0.0.1', port }, () => socket.write('stats\r\n'));
-    socket.on('error', reject);
-    socket.on('data', (chunk: Buffer) => {
-      reply += chunk.toString();
-      if (!reply.includes('END\r\n')) return;
-      socket.end();
-      const stat = (name: string) => Number(new RegExp(`STAT ${name} (\\d+)`).exec(reply)?.[1]);
-      resolve(stat('get_hits') + stat('get_misses'));
-    });
-  });
+async function keysLookedUp(port: number): Promise<number> {
+  const stats = await memcachedStats(port);
+  return stats.get('get_hits')! + stats.get('get_misses')!;
 }
 
 const lookedUpOnAll = async () => (await Promise.all(servers.map((s) => keysLookedUp(s.port)))).reduce((a, b) => a + b, 0);
