@@ -1,5 +1,5 @@
 import type { Profile } from '../profile/types.ts';
-import { measuredDurationUs } from '../schedule/plan.ts';
+import { measuredDurationUs } from '../profile/phases.ts';
 
 /*
  * How long the Job may live, from the run's own length: the Job is stopped if it runs past what

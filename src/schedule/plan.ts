@@ -1,8 +1,9 @@
 import type { Distribution } from '../profile/distribution.ts';
 import type { ClientSpec, MixEntry, Phase } from '../profile/schema.ts';
+import { measuredDurationUs, phaseDurationUs } from '../profile/phases.ts';
 import type { Profile } from '../profile/types.ts';
 import { createKeyspace } from './keys.ts';
-import { applyMultipliers, clip, phaseDurationUs, phasesCurve, segmentMass } from './rate-curve.ts';
+import { applyMultipliers, clip, phasesCurve, segmentMass } from './rate-curve.ts';
 import { applyShifts, shiftEvents } from './shift.ts';
 import type { Plan, PlannedPhase, RateSegment } from './types.ts';
 
@@ -17,10 +18,6 @@ export interface ResolvedClient {
   valueSize: Distribution[];
   /** The TTL each kind's writes set; undefined: none. */
   ttl: (Distribution | undefined)[];
-}
-
-export function measuredDurationUs(profile: Profile): number {
-  return profile.duration ?? profile.phases.reduce((sum, p) => sum + phaseDurationUs(p), 0);
 }
 
 /** Resolves a profile into per-client rate curves and request shapes. Pure. */

@@ -1,11 +1,6 @@
+import { phaseDurationUs } from '../profile/phases.ts';
 import type { Multiplier, Phase } from '../profile/schema.ts';
 import type { RateSegment } from './types.ts';
-
-/** How long a phase lasts, µs. */
-export function phaseDurationUs(phase: Phase): number {
-  if (phase.type !== 'spike') return phase.duration;
-  return phase.duration ?? phase.rise + phase.hold + phase.decay;
-}
 
 /** A phase as linear rate segments starting at `startUs`. */
 export function phaseSegments(phase: Phase, startUs: number): RateSegment[] {

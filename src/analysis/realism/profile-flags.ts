@@ -1,5 +1,6 @@
 import { formatUs } from '../format.ts';
 import { callerGroups } from '../../profile/protocols/model/spec.ts';
+import { measuredDurationUs } from '../../profile/phases.ts';
 import { isLoopbackHost } from '../../profile/target.ts';
 import type { Profile } from '../../profile/types.ts';
 import { quantile, upperBound } from './distribution-stats.ts';
@@ -232,8 +233,7 @@ export const warmup: ProfileRule = ({ profile, protocol }) => {
 };
 
 export const shortRun: ProfileRule = ({ profile, result }) => {
-  const measuredUs = result ? result.durationMs * 1000 : (profile.duration ?? undefined);
-  const us = measuredUs ?? profile.phases.reduce((sum, p) => sum + phaseUs(p), 0);
+  const us = result ? result.durationMs * 1000 : measuredDurationUs(profile);
   if (us >= MIN_STEADY_RUN_US) return [];
   return [
     flag(
@@ -464,7 +464,3 @@ export const PROFILE_RULES: ProfileRule[] = [
 ];
 
 export { flag } from './flag.ts';
-
-function phaseUs(p: Profile['phases'][number]): number {
-  return p.type === 'spike' ? (p.duration ?? p.rise + p.hold + p.decay) : p.duration;
-}
