@@ -1,3 +1,6 @@
+import type { ComparisonVerdict } from '../analysis/compare.ts';
+import type { Verdict } from '../analysis/verdict.ts';
+
 /** Exit codes, stable for CI scripts. */
 export const ExitCode = {
   /** The run finished and its SLO held (or it had none). */
@@ -33,6 +36,9 @@ export const ExitCode = {
   Terminated: 143,
 } as const;
 
+/** One of the codes above. */
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
 /** Each code as `--help` states it: a Record over ExitCode, so a code cannot be added without its line. */
 const MEANINGS: Readonly<Record<keyof typeof ExitCode, string>> = {
   Ok: 'PASS (or no SLO)',
@@ -53,11 +59,31 @@ export function exitCodesLine(): string {
 }
 
 /**
- * A run's exit code, from its analysis alone. INVALID fails a CI gate like a failed SLO: a PASS the
- * test setup cannot support is not a pass.
+ * The exit code of a verdict: a run's, a merged run's, a qualification's or a comparison's. An
+ * interruption outranks the verdict (what was measured is written, but cannot pass). INVALID fails
+ * a CI gate like a failed SLO: a PASS the test setup cannot support is not a pass.
  */
-export function exitCodeOf(analysis: { verdict: string; interrupted: boolean }): number {
-  if (analysis.interrupted) return ExitCode.Interrupted;
-  if (analysis.verdict === 'DIVERGED') return ExitCode.Diverged;
-  return analysis.verdict === 'PASS' || analysis.verdict === 'NO SLO' ? ExitCode.Ok : ExitCode.SloFailed;
+export function exitCodeOf(judged: { readonly verdict: Verdict | ComparisonVerdict; readonly interrupted?: boolean }): ExitCodeValue {
+  if (judged.interrupted === true) return ExitCode.Interrupted;
+  switch (judged.verdict) {
+    case 'PASS':
+    case 'NO SLO':
+    case 'no regression':
+      return ExitCode.Ok;
+    case 'FAIL':
+    case 'INVALID':
+    case 'regressed':
+      return ExitCode.SloFailed;
+    case 'DIVERGED':
+      return ExitCode.Diverged;
+    case 'not comparable':
+      return ExitCode.NotComparable;
+    default:
+      return unreachable(judged.verdict);
+  }
+}
+
+/** A verdict no case above handles is a type error here. */
+function unreachable(verdict: never): never {
+  throw new Error(`no exit code for the verdict ${JSON.stringify(verdict)}`);
 }

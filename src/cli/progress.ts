@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { formatCount, formatUs } from '../analysis/format.ts';
+import { GENERATOR_GAUGES } from '../generator/health.ts';
 import type { LiveInterval } from '../pipeline/live.ts';
+import { SHARED_GAUGES, gaugeValue } from '../recorder/gauges.ts';
 
 /*
  * The status line a run shows on stderr while it lasts. In a terminal it is one line rewritten in
@@ -105,8 +107,8 @@ export class Eta {
  */
 export function intervalStatus(live: LiveInterval, etaMs?: number): string {
   const { interval } = live;
-  const inFlight = interval.gauges['inFlight'];
-  const lagMs = interval.gauges['generatorLagMs'];
+  const inFlight = gaugeValue(interval.gauges, SHARED_GAUGES.inFlight);
+  const lagMs = gaugeValue(interval.gauges, GENERATOR_GAUGES.lagMs);
   const errors = Object.entries(live.totals.failedByReason).filter(([reason]) => reason !== 'dropped');
   return [
     `${seconds(live.elapsedUs)}/${seconds(live.plannedUs)} ${completion(live.elapsedUs, live.plannedUs, etaMs)}${live.phase}`,

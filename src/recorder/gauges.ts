@@ -59,6 +59,11 @@ export function gaugeKey(spec: GaugeSpec, instance?: string): string {
   return instance === undefined ? spec.name : `${spec.name}.${instance}`;
 }
 
+/** An interval's figure of a gauge (one per component: of `instance`), or undefined when the interval has none. */
+export function gaugeValue(gauges: Readonly<Record<string, number>>, spec: GaugeSpec, instance?: string): number | undefined {
+  return gauges[gaugeKey(spec, instance)];
+}
+
 export interface ParsedGaugeKey {
   name: string;
   instance?: string;

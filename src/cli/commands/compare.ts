@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import type { ArgsOf, StampedeCommand } from '../command.ts';
-import { ExitCode } from '../exit-codes.ts';
+import { exitCodeOf } from '../exit-codes.ts';
 
 const builder = (yargs: Argv) =>
   yargs
@@ -29,7 +29,6 @@ export const compare: StampedeCommand<ArgsOf<typeof builder>> = {
     if (args.out) outputs.write(args.out, markdown);
     process.stdout.write(markdown);
     // Partial or INVALID figures would show a false regression (or hide a real one): not compared, and said so.
-    if (comparison.verdict === 'not comparable') return ExitCode.NotComparable;
-    return comparison.regressed ? ExitCode.SloFailed : ExitCode.Ok;
+    return exitCodeOf(comparison);
   },
 };

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Argv } from 'yargs';
 import { allowRemoteOption, type ArgsOf, csvOption, type StampedeCommand, forceOption, junitOption, liveOptions, productionSampleOption, profileOptions } from '../command.ts';
-import { ExitCode } from '../exit-codes.ts';
+import { exitCodeOf } from '../exit-codes.ts';
 import { allowedRemoteHosts, numberOption, optionalNumberOption } from '../options.ts';
 import type { StepOutcome } from '../../analysis/qualification.ts';
 
@@ -40,11 +40,6 @@ function stepJudged(s: StepOutcome, rerunNext: boolean, formatUs: (us: number) =
   if (s.pass) return 'pass';
   if (!s.spoiledBy) return 'FAIL';
   return `FAIL, spoiled by one interval at t=${formatUs(s.spoiledBy.tMs * 1000)} (${s.spoiledBy.detail})${again}`;
-}
-
-function qualificationExitCode(q: { interrupted: boolean; verdict: string }): number {
-  if (q.interrupted) return ExitCode.Interrupted;
-  return q.verdict === 'PASS' ? ExitCode.Ok : ExitCode.SloFailed;
 }
 
 export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
@@ -131,7 +126,7 @@ export const qualify: StampedeCommand<ArgsOf<typeof builder>> = {
         await writeCsvExports(outDir, outputs);
       }
       process.stdout.write(args.quiet ? `${outDir}\n` : `${reports.markdown}\nwritten to ${outDir}/\n${verdictLine(q.verdict, q.reasons)}\n`);
-      return await live.finish(qualificationExitCode(q));
+      return await live.finish(exitCodeOf(q));
     } finally {
       await live.close();
     }
