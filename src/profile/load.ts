@@ -14,6 +14,7 @@ import { overrideProblem, redactOverride } from './redaction.ts';
 import { findSecretReferences } from './secrets.ts';
 import type { Profile } from './types.ts';
 import { type Position, type YamlSource, documentData, locate, parseYamlSource } from './yaml-source.ts';
+import { salvage } from './schema-walk.ts';
 import { translateZodIssues } from './zod-issues.ts';
 
 /**
@@ -49,7 +50,13 @@ export async function parseProfileText(text: string, fileName: string, overrides
   if ('issue' in converted) throw new ProfileError(fileName, [converted.issue]);
   const data = converted.data;
   const result = ProfileSchema.safeParse(data);
-  const problems: PathIssue[] = [...(result.success ? [] : translateZodIssues(ProfileSchema, result.error.issues, data)), ...checkProfile(data)];
+  const asParsed = result.success ? result.data : salvage(ProfileSchema, data);
+  const problems: PathIssue[] = [
+    ...(result.success ? [] : translateZodIssues(ProfileSchema, result.error.issues, data)),
+    ...(asParsed === undefined ? [] : checkProfile(asParsed, (at) => writes(source, applied, at))),
+    // What is written, before any schema: `${` read where nothing reads the environment.
+    ...checkEnvironmentReferences(data),
+  ];
   issues.push(...placeIssues(source, problems, applied));
 
   const reference = topologyReference(data);
@@ -140,8 +147,7 @@ async function loadKeyFile(
     };
   }
   if ('issues' in read) return { issues: read.issues, memcachedIssues: [] };
-  const popularityGiven = profile.doc.hasIn(['keys', 'popularity']) || applied.some((o) => o.path[0] === 'keys' && o.path[1] === 'popularity');
-  if (read.sample.cumulative !== undefined && popularityGiven) {
+  if (read.sample.cumulative !== undefined && writes(profile, applied, ['keys', 'popularity'])) {
     const message = `the key file ${JSON.stringify(file)} has weights: they are the popularity`;
     return {
       issues: placeIssues(
@@ -153,6 +159,11 @@ async function loadKeyFile(
     };
   }
   return { sample: read.sample, issues: [], memcachedIssues: read.memcachedIssues };
+}
+
+/** Whether the profile writes the field at `path`: in the file, or by a --set (which may have written a parent of it). */
+function writes(source: YamlSource, applied: readonly AppliedOverride[], path: readonly PathSegment[]): boolean {
+  return source.doc.hasIn(path) || applied.some((o) => path.every((segment, i) => o.path[i] === segment));
 }
 
 function topologyReference(data: unknown): string | undefined {

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { sizeDistribution, timeDistribution } from './distribution.ts';
 import type { PathSegment } from './issues.ts';
@@ -276,4 +277,51 @@ export function describeFound(value: unknown): string {
     default:
       return String(value);
   }
+}
+
+/**
+ * A value as far as a schema parses it: every field optional, every list item possibly missing. What
+ * parsed is the schema's output (defaults applied, durations in µs); what did not is left out.
+ */
+export type Salvaged<T> = T extends readonly (infer Item)[] ? (Salvaged<Item> | undefined)[] : T extends object ? { [K in keyof T]?: Salvaged<T[K]> } : T;
+
+/**
+ * salvage parses `value` as far as `schema` allows: the schema's output when the whole parses; else,
+ * part by part, the output of each field, list item and map entry that parses on its own, a failing
+ * leaf left out. A mapping whose union variant is unknown (a phase of type "plateau") keeps what every
+ * variant reads alike. The cross-field checks read this, so they run beside the schema's own issues.
+ */
+export function salvage<S extends Schema>(schema: S, value: unknown): Salvaged<z.output<S>> | undefined {
+  return salvageValue(schema, value) as Salvaged<z.output<S>> | undefined;
+}
+
+function salvageValue(schema: Schema, value: unknown): unknown {
+  const whole = z.safeParse(schema, value);
+  if (whole.success) return whole.data;
+  const def = defOf(resolveVariants(schema, value).schema);
+  if (def.type === 'array') return Array.isArray(value) ? value.map((item) => salvageValue(def.element, item)) : undefined;
+  if (valueKind(value) !== 'mapping') return undefined;
+  const mapping = value as Record<string, unknown>;
+  switch (def.type) {
+    case 'object':
+      return definedEntries(Object.entries(def.shape).map(([key, field]) => [key, salvageValue(field, mapping[key])]));
+    case 'record':
+      return definedEntries(Object.entries(mapping).map(([key, item]) => [key, salvageValue(def.valueType, item)]));
+    case 'union':
+      return agreedReading(def.options.map((option) => salvageValue(option, value)));
+    default:
+      return undefined;
+  }
+}
+
+function definedEntries(entries: readonly (readonly [string, unknown])[]): Record<string, unknown> {
+  return Object.fromEntries(entries.filter(([, item]) => item !== undefined));
+}
+
+/** The fields every variant's reading of a mapping gives, and gives alike. */
+function agreedReading(readings: readonly unknown[]): Record<string, unknown> | undefined {
+  const mappings = readings.filter((r): r is Record<string, unknown> => valueKind(r) === 'mapping');
+  const [first, ...others] = mappings;
+  if (first === undefined) return undefined;
+  return definedEntries(Object.entries(first).filter(([key, item]) => others.every((other) => isDeepStrictEqual(other[key], item))));
 }

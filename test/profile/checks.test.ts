@@ -29,6 +29,14 @@ const rows: readonly (readonly [string, string, string, string])[] = [
     'expected a request kind sent by client "a" (get), got "put"',
   ],
   ['duration shorter than the phases', 'duration: 5s\n', 'duration', 'expected duration ≥ the sum of the phase durations (10s), got "5s"'],
+  // The checks read the schema's output: a duration is quoted the way a profile writes it, whatever unit it was given in.
+  ['duration in seconds shorter than the phases', 'duration: 5\n', 'duration', 'expected duration ≥ the sum of the phase durations (10s), got "5s"'],
+  [
+    'multiplier ending before it starts, in other units',
+    'multipliers:\n  - { at: 10000ms, until: 3, factor: 2 }\n',
+    'multipliers[0].until',
+    'expected until after at ("10s"), got "3s"',
+  ],
   [
     'spike duration shorter than rise+hold+decay',
     'clients:\n  - name: a\n    phases: [{ type: spike, base: 1, peak: 2, rise: 1s, hold: 1s, decay: 1s, duration: 2s }]\n',
