@@ -462,5 +462,3 @@ export const PROFILE_RULES: ProfileRule[] = [
   fixedValueSize,
   readsOnly,
 ];
-
-export { flag } from './flag.ts';

@@ -6,7 +6,7 @@ import { connectionPool, judgeTargetSaturation } from '../saturation.ts';
 import { formatCount, formatShare } from '../format.ts';
 import { ACHIEVED_FRACTION, DROPPED_INVALID_SHARE, FAST_ERRORS, HIT_RATIO_TOLERANCE, MIN_TAIL_SAMPLES, STABLE_TAIL_SAMPLES, SUSPICIOUS_HIT_RATIO } from '../limits.ts';
 import { INCIDENT } from './incidents.ts';
-import { flag } from './profile-flags.ts';
+import { flag } from './flag.ts';
 import type { FlagRule, RealismFlag } from './types.ts';
 
 /*

@@ -2,7 +2,7 @@ import { formatUs } from '../format.ts';
 import { passesAboveFails } from '../capacity.ts';
 import type { SearchSummary, StepOutcome } from '../qualification.ts';
 import { INCIDENT } from './incidents.ts';
-import { flag } from './profile-flags.ts';
+import { flag } from './flag.ts';
 import type { RealismFlag } from './types.ts';
 
 /*

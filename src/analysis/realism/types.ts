@@ -2,18 +2,14 @@ import type { Plan } from '../../schedule/types.ts';
 import type { Protocol, TargetSpec } from '../../profile/protocols/registry.ts';
 import type { Profile } from '../../profile/types.ts';
 import type { RunResult } from '../../recorder/result.ts';
+import type { FlagId, Severity } from './registry.ts';
 
-/**
- * How much a departure from reality matters. `invalid`: the measurement cannot support a verdict
- * (the report says INVALID, never PASS); `warn`: the verdict stands but may not hold in production;
- * `info`: worth knowing.
- */
-export type Severity = 'invalid' | 'warn' | 'info';
+export type { FlagId, Severity } from './registry.ts';
 
 /** One way the test setup departs from reality. */
 export interface RealismFlag {
-  /** Stable id, e.g. "generator-bottleneck"; what tests and CI filters refer to. */
-  id: string;
+  /** Stable id, e.g. "generator-bottleneck" (registry.ts); what tests and CI filters refer to. */
+  id: FlagId;
   severity: Severity;
   /** One line: what is unrealistic. */
   title: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { realismFlags, type RealismInput } from '../../../src/analysis/realism/index.ts';
+import type { FlagId, Severity } from '../../../src/analysis/realism/registry.ts';
 import { runVerdict } from '../../../src/analysis/verdict.ts';
 import { analyseRun } from '../../../src/analysis/analyse-run.ts';
 import { digestOf } from '../../../src/recorder/interval-digest.ts';
@@ -17,8 +18,8 @@ const flagged = (input: RealismInput, id: string) => realismFlags(input).find((f
 
 /** One row per flag: an input that raises it (with the severity expected) and one that does not. */
 interface FlagCase {
-  id: string;
-  severity: 'invalid' | 'warn' | 'info';
+  id: FlagId;
+  severity: Severity;
   trigger: () => RealismInput;
   quiet: () => RealismInput;
   evidence?: RegExp;

@@ -1,7 +1,7 @@
 import { formatCount, formatUs } from '../../../analysis/format.ts';
 import { MIN_STEADY_RUN_US, MIN_TAIL_SAMPLES, SINGLE_GENERATOR_RPS, STABLE_TAIL_SAMPLES } from '../../../analysis/limits.ts';
 import { INCIDENT } from '../../../analysis/realism/incidents.ts';
-import { flag } from '../../../analysis/realism/profile-flags.ts';
+import { flag } from '../../../analysis/realism/flag.ts';
 import type { RealismFlag } from '../../../analysis/realism/types.ts';
 import { parseK6Duration } from '../duration.ts';
 import { CLOSED_LOOP_EXECUTORS, expectedIterations, type K6Options, type K6Scenario, peakArrivalRate, record, testLengthUs } from '../k6-options.ts';
