@@ -120,4 +120,15 @@ describe('keys.file errors name the CSV, its line and field', () => {
       `profile-${files}.yaml:8:11 keys.prefix: expected no prefix beside keys.file (the file's keys are the keyspace)`,
     ]);
   });
+
+  it('a prefix a --set writes beside the file, named with its --set (the parsed default prefix is not one)', async () => {
+    const name = `keys-${++files}.csv`;
+    writeFileSync(join(scratch, name), 'a,1\n');
+    const text = `name: k\ntarget: http://127.0.0.1:8080\nphases: [{ type: steady, rate: 1000, duration: 40s }]\nkeys:\n  file: ${name}\n`;
+    const issues = await issuesOf(parseProfileText(text, join(scratch, `profile-${files}.yaml`), ['keys.prefix=user-']));
+
+    expect(issues.map((i) => `${i.path}: ${i.message}`)).toEqual([
+      "keys.prefix: expected no prefix beside keys.file (the file's keys are the keyspace) (from --set keys.prefix=user-)",
+    ]);
+  });
 });
