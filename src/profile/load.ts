@@ -54,7 +54,7 @@ export async function parseProfileText(text: string, fileName: string, overrides
   const problems: PathIssue[] = [
     ...(result.success ? [] : translateZodIssues(ProfileSchema, result.error.issues, data)),
     ...(asParsed === undefined ? [] : checkProfile(asParsed, (at) => writes(source, applied, at))),
-    // What is written, before any schema: `${` read where nothing reads the environment.
+    // `${` where nothing reads the environment: a check of the text as written, whatever the schema made of it.
     ...checkEnvironmentReferences(data),
   ];
   issues.push(...placeIssues(source, problems, applied));
@@ -161,7 +161,7 @@ async function loadKeyFile(
   return { sample: read.sample, issues: [], memcachedIssues: read.memcachedIssues };
 }
 
-/** Whether the profile writes the field at `path`: in the file, or by a --set (which may have written a parent of it). */
+/** Whether the profile writes the field at `path`: in the file, or by a --set that wrote it or a field within it. */
 function writes(source: YamlSource, applied: readonly AppliedOverride[], path: readonly PathSegment[]): boolean {
   return source.doc.hasIn(path) || applied.some((o) => path.every((segment, i) => o.path[i] === segment));
 }
