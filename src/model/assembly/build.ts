@@ -29,8 +29,8 @@ export interface BuiltModel {
 
 /**
  * Numbers the nodes (the unit of a port table and of a pool: one per service and database, one per
- * cache shard slot), builds every registered kind in its build step, then the timeline and the
- * node table.
+ * cache shard slot), builds every registered kind after the kinds it declares (today's order
+ * breaking ties, so handler ids stay what they were), then the timeline and the node table.
  */
 export function buildModel(ctx: ModelContext, topology: Topology, plan: Plan): BuiltModel {
   const wiring = new Wiring(ctx, topology, plan, COMPONENT_KINDS);
