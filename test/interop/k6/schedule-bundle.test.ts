@@ -104,6 +104,10 @@ describe('the schedule bundle of the exported k6 script', () => {
   it('is what the exported script embeds, and the script draws with nothing else', () => {
     const script = exportK6Script(EVERY_LAW);
     expect(script).toContain(`\n${scheduleBundle()}\n`);
+    // One line, all of it under the script's @ts-ignore; no file name or path of the machine that exported it.
+    expect(scheduleBundle()).not.toContain('\n');
+    expect(scheduleBundle()).not.toContain(process.cwd());
+    expect(scheduleBundle()).not.toMatch(/schedule\/\w+\.(ts|js)/);
     const outsideBundle = script.replace(scheduleBundle(), '');
     for (const copied of ['class Rng', 'nextUint32', 'ZipfSampler', 'Math.imul', 'Math.log', 'standardNormal', 'hotKeyShare']) expect(outsideBundle).not.toContain(copied);
   });
