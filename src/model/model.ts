@@ -2,7 +2,7 @@ import type { Plan, ScheduledRequest } from '../schedule/types.ts';
 import { Simulation } from './engine/simulation.ts';
 import type { GaugeSpec } from '../recorder/gauges.ts';
 import { serviceKind } from './components/service/kind.ts';
-import { buildModel, type BuiltModel } from './core/build.ts';
+import { buildModel, type BuiltModel } from './assembly/build.ts';
 import { ModelContext, type ModelListener } from './core/context.ts';
 import { CALL_FREE, CALL_SETTLED, STAGE_PRIMARY, type Call } from './core/records.ts';
 import type { Topology } from '../profile/topology/index.ts';

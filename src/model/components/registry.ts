@@ -1,29 +1,24 @@
+import type { ComponentKind } from '../core/wiring.ts';
 import { cacheKind } from './cache/kind.ts';
 import { clientGroupKind } from './client-group/kind.ts';
-import type { ComponentKind } from './component.ts';
 import { databaseKind } from './database/kind.ts';
 import { hostKind } from './host/kind.ts';
 import { monitorKind } from './monitor/kind.ts';
 import { serviceKind } from './service/kind.ts';
 
-export interface RegisteredKind {
-  kind: ComponentKind;
-  /** Construction step: after the kinds it looks up. Handler ids, and so a run's trace hash, follow it. */
-  build: number;
-  /** Position of its gauges within an interval's gauges. */
-  gauges: number;
-}
+/*
+ * Every component kind, and the three orders results depend on. Each is what it was before kinds
+ * had a registry, so results (trace hashes included) stay byte-comparable with earlier runs.
+ */
+
+/** Every kind, one entry each: the order of node numbers and of the run's details. */
+export const COMPONENT_KINDS: readonly ComponentKind[] = [serviceKind, cacheKind, databaseKind, clientGroupKind, hostKind, monitorKind];
 
 /**
- * Every component kind, one line each. The list order is the order of node numbers and of the run's
- * details; `build` and `gauges` are the other two orders. All three are what they were before kinds
- * had a registry, so results stay byte-comparable with earlier runs.
+ * Build order's tie-break: each kind is built after the kinds it declares (`after`); among those
+ * ready, the earlier here goes first. Handler ids, and so a run's trace hash, follow build order.
  */
-export const COMPONENT_KINDS: readonly RegisteredKind[] = [
-  { kind: serviceKind, build: 5, gauges: 2 },
-  { kind: cacheKind, build: 3, gauges: 3 },
-  { kind: databaseKind, build: 4, gauges: 4 },
-  { kind: clientGroupKind, build: 2, gauges: 1 },
-  { kind: hostKind, build: 1, gauges: 5 },
-  { kind: monitorKind, build: 6, gauges: 6 },
-];
+export const BUILD_TIE_BREAK: readonly ComponentKind[] = [hostKind, clientGroupKind, cacheKind, databaseKind, serviceKind, monitorKind];
+
+/** The order of an interval's gauges, by kind. */
+export const GAUGE_ORDER: readonly ComponentKind[] = [clientGroupKind, serviceKind, cacheKind, databaseKind, hostKind, monitorKind];

@@ -1,8 +1,7 @@
 import type { CallSettler, ModelContext } from './context.ts';
-import { planNode, type CallPlan } from './call-plan.ts';
 import { NO_LIVE_NODE } from './reasons.ts';
-import { VIEW_BACK, VIEW_DEAD } from '../components/client-group/view.ts';
-import { CALL_SENT, CALL_SETTLED, STAGE_FILL, STAGE_MISS, STAGE_PRIMARY, type Call, type Task } from './records.ts';
+import { CALL_SENT, CALL_SETTLED, planNode, STAGE_FILL, STAGE_MISS, STAGE_PRIMARY, type Call, type CallPlan, type Task } from './records.ts';
+import { VIEW_BACK, VIEW_DEAD } from './view.ts';
 
 /**
  * What a finished attempt means for its call: a cache miss moves on to the look-aside read, a

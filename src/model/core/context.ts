@@ -1,13 +1,11 @@
 import type { Simulation } from '../engine/simulation.ts';
-import type { ServerConnections } from './server-connections.ts';
+import type { FdHolder, ServerConnections } from './server-connections.ts';
 import { Call, CALL_FREE, RecordPool, Task, TASK_FREE } from './records.ts';
 
 /** A destination of calls: a service, one cache shard, or a database. */
-export interface ModelNode {
+export interface ModelNode extends FdHolder {
   /** Takes the call's request. Never replies synchronously: a rejection is a reply event. */
   accept(call: Call, node: number): void;
-  /** An fd of `node` was freed (a close processed): a server with an accept queue takes the next connection. */
-  connectionFreed?(node: number): void;
 }
 
 /** What the model tells its driver. */

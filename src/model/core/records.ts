@@ -1,7 +1,89 @@
-import type { CacheNode } from '../components/cache/cache.ts';
-import type { CallPlan } from './call-plan.ts';
-import type { ClientGroupModel } from '../components/client-group/client-group.ts';
-import type { ServiceNode } from '../components/service/service.ts';
+import type { ClientGroup } from '../../profile/topology/index.ts';
+import type { NodeView } from './view.ts';
+
+/*
+ * The records of the call flow and what they point through. A call, its plan, the caller that sends
+ * it and the keyed destination it may go to name each other, so they are declared together here,
+ * as interfaces the components implement (a client group is a Caller, a cache a KeyedDestination,
+ * a service a TaskOwner): the core never names a component.
+ */
+
+/** The side that sends a call: a client group, as the call flow sees it. */
+export interface Caller {
+  readonly name: string;
+  readonly instances: number;
+  /** Items of one per-item call in flight at most (an operator's `set` may change it). */
+  readonly fanoutLimit: number;
+  readonly stats: CallerStats;
+  /** Client-side ejection of failing nodes; null when the group ejects none. */
+  readonly markDown: NonNullable<ClientGroup['markDown']> | null;
+  /** Keys the group's instances answer from their own memory; null without client-side hot-key caching. */
+  readonly hotKeys: LocalKeys | null;
+  /** How instance `instance` sees `node`: live, held dead, or back from a mark-down just now. */
+  viewOf(instance: number, node: number): NodeView;
+  /** Points the call at `node` through this group (before each attempt sequence and each look-aside stage). */
+  bind(call: Call, node: number): void;
+  start(call: Call): void;
+  /** The destination's reply to the call's current attempt. */
+  replied(call: Call, reason: number, hit: boolean): void;
+}
+
+/** The caller's counters the call flow moves (the caller keeps others of its own). */
+export interface CallerStats {
+  missedUnasked: number;
+  noLiveNode: number;
+  routedAround: number;
+  fillsSkipped: number;
+  optionalFailed: number;
+}
+
+/** Keys answered from a client instance's own memory, promoted by how often that instance asks for them. */
+export interface LocalKeys {
+  servesLocally(instance: number, key: number, nowUs: number): boolean;
+  observe(instance: number, key: number, nowUs: number): void;
+}
+
+/** A destination whose node depends on the key: a cache's shards. */
+export interface KeyedDestination {
+  nodeOfKey(key: number): number;
+  /** The key's node, or the next one on the ring that instance `instance` of `caller` sees live. */
+  nodeOfKeyAvoiding(key: number, caller: Caller, instance: number): number;
+  /** A caller's mark-down of `node` lapsed: it is tried again. */
+  markDownLapsed(node: number): void;
+  /** A write skipped the key's node (held dead): the copy there is left behind. */
+  writeBypassed(key: number, node: number): void;
+  /** A read-through database read completed: the destination stores the key. */
+  fillThrough(key: number): void;
+}
+
+/** The service request a task is: it hears when each of its calls is done. */
+export interface TaskOwner {
+  callDone(task: Task, reason: number): void;
+}
+
+/** One entry of a service's `calls`, resolved to runtime objects at build time. */
+export interface CallPlan {
+  group: Caller;
+  /** Set when the call goes to a keyed destination (a cache): the node then depends on the key. */
+  cache: KeyedDestination | null;
+  /** Destination node for service and database calls. */
+  node: number;
+  /** kinds[k] = 1 when requests of kind k make the call; null = every kind. */
+  kinds: Uint8Array | null;
+  /** One call per key, at most the group's (mutable) fanoutLimit in flight. */
+  perItem: boolean;
+  onMiss: { group: Caller; node: number; readThrough: boolean } | null;
+  fill: boolean;
+  /** A write: a database makes a new version of the key; a cache sets it. */
+  write: boolean;
+  /** Skipped when its pool is disabled or exhausted; its failures do not fail the request. */
+  optional: boolean;
+}
+
+/** The destination node of a call for `key`. */
+export function planNode(plan: CallPlan, key: number): number {
+  return plan.cache === null ? plan.node : plan.cache.nodeOfKey(key);
+}
 
 /** Receives the outcome of a health-check probe a server task carried. */
 export interface Prober {
@@ -39,7 +121,7 @@ export class Call {
   plan: CallPlan | null = null;
   stage = STAGE_PRIMARY;
   /** Set by `ClientGroupModel.bind` before the call starts (and again for each look-aside stage). */
-  group: ClientGroupModel = undefined as unknown as ClientGroupModel;
+  group: Caller = undefined as unknown as Caller;
   instance = 0;
   /** Destination node (global index: service, cache shard or database). */
   node = 0;
@@ -104,7 +186,7 @@ export class Task {
   /** Failure to reply with (a rejection, or the first failed call). */
   reason = 0;
   // Service requests:
-  service: ServiceNode | null = null;
+  service: TaskOwner | null = null;
   keys: Uint32Array<ArrayBuffer> = new Uint32Array(1);
   keyCount = 0;
   /** Index into the service's calls; -1 while in serviceTime. */
@@ -125,7 +207,7 @@ export class Task {
   shard = 0;
   isSet = false;
   /** Database reads of a read-through miss: the cache the completed read fills. */
-  fillCache: CacheNode | null = null;
+  fillCache: KeyedDestination | null = null;
   /** The client closed the connection this request came on: the server frees its fd when the task is done. */
   connClosed = false;
   /** A health-check probe's owner (its reply goes there, not to a call); null for calls. */

@@ -1,5 +1,3 @@
-import type { ModelNode } from './context.ts';
-
 /** How a destination answers a dial. */
 export const DIAL_ACCEPTED = 0;
 /** The fd table is full: the kernel completes the handshake and parks the connection in the accept queue. */
@@ -8,6 +6,12 @@ export const DIAL_BACKLOG = 1;
 export const DIAL_REFUSED = 2;
 /** The backlog is full with `overflow: drop` (Linux's default): the SYN is dropped, the client waits for its timeout. */
 export const DIAL_DROPPED = 3;
+
+/** A node as the server side of connections sees it: it hears when one of its fds is freed. */
+export interface FdHolder {
+  /** An fd of `node` was freed (a close processed): a server with an accept queue takes the next connection. */
+  connectionFreed?(node: number): void;
+}
 
 /**
  * The server side of connections, per destination node: the file descriptors a server holds
@@ -38,7 +42,7 @@ export class ServerConnections {
     readonly open: Int32Array,
     /** Fd limit per node (`ModelContext.connectionLimit`). */
     readonly limit: Float64Array,
-    private readonly nodes: readonly ModelNode[],
+    private readonly nodes: readonly FdHolder[],
   ) {
     const n = open.length;
     this.backlogUsed = new Int32Array(n);

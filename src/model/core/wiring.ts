@@ -1,11 +1,42 @@
 import { Rng, deriveSeed } from '../../schedule/rng.ts';
 import type { Plan } from '../../schedule/types.ts';
 import type { Topology } from '../../profile/topology/index.ts';
-import type { ClientGroupModel } from '../components/client-group/client-group.ts';
-import type { ComponentKind, GaugeSource, ModelComponent } from '../components/component.ts';
+import type { GaugeSource, ModelComponent } from './component.ts';
 import { CallFlow } from './call-flow.ts';
 import type { ModelContext } from './context.ts';
+import type { Caller, KeyedDestination } from './records.ts';
 import { ServerConnections } from './server-connections.ts';
+
+/** The topology sections a kind can be built from: the ones keyed by component name. */
+export type Section = { [K in keyof Topology]-?: Topology[K] extends Record<string, object> ? (Topology[K] extends readonly unknown[] ? never : K) : never }[keyof Topology];
+
+/**
+ * One kind of component (service, cache, …): builds its runtime objects `R` from its topology
+ * section, says what it is built after and what calls it accepts, and how results see it. Adding a
+ * kind is a folder with one of these plus its place in the registry's lists; nothing else reaches
+ * into a kind.
+ */
+export interface ComponentKind<_R extends { readonly name: string } = { readonly name: string }> {
+  /** Its topology section, and its key in the run's details. */
+  readonly section: Section;
+  /** Destination nodes (call targets) each component of the section takes; kinds nobody calls leave it out. */
+  nodeSlots?(name: string, wiring: Wiring): number;
+  /**
+   * What a service's calls may ask of its components, with nodeSlots: `call` (a call's `to`) and
+   * `miss` (an onMiss `to`: the read a cache miss falls back to); `Wiring.callee` holds calls to
+   * it. The profile's topology rules list the same (a test holds them together).
+   */
+  readonly accepts?: readonly CallRole[];
+  /** Set when the node of a call depends on its key (a cache's shards): the component that routes it. */
+  keyed?(name: string, wiring: Wiring): KeyedDestination;
+  /** The kinds whose components it looks up while building: they are built before it. */
+  readonly after?: readonly ComponentKind[];
+  /** Builds every component of the section into `wiring` (`wiring.add`), looking up the kinds it builds after. */
+  build(wiring: Wiring): void;
+}
+
+/** How a service's call names a component: as its destination, or as the fallback read of a cache miss. */
+export type CallRole = 'call' | 'miss';
 
 interface Built<R> {
   byName: Map<string, R>;
@@ -25,11 +56,13 @@ export class Wiring {
   /** Entry node per `Plan.kinds` index. */
   readonly entryNodeByKind: Int32Array;
   /** Caller group per `Plan.clients` index (an unpooled direct group when the topology has none); set by the client-group kind. */
-  callerByClient: ClientGroupModel[] = [];
+  callerByClient: Caller[] = [];
   /** Destination nodes: every node-taking kind's components, in registry order. */
   readonly nodeCount: number;
   private readonly firstNodeOf = new Map<string, number>();
   private readonly slotsOf = new Map<string, number>();
+  /** The kind of each component that takes calls, by name (names are unique across those sections). */
+  private readonly calleeKindOf = new Map<string, ComponentKind>();
   private readonly built = new Map<ComponentKind, Built<unknown>>();
 
   constructor(
@@ -45,6 +78,7 @@ export class Wiring {
         const slots = kind.nodeSlots(name, this);
         this.firstNodeOf.set(name, nodeCount);
         this.slotsOf.set(name, slots);
+        this.calleeKindOf.set(name, kind);
         nodeCount += slots;
       }
     }
@@ -83,6 +117,17 @@ export class Wiring {
   /** Nodes a component takes (a cache: one per shard slot). */
   nodeSlots(name: string): number {
     return this.slotsOf.get(name)!;
+  }
+
+  /**
+   * Where a service's call to `name` goes as `role`: its first node, and the keyed destination that
+   * routes it by key (a cache), else null. Its kind says what it accepts.
+   * @throws Error (a model bug) when the kind does not accept the role: the profile let through what no kind takes
+   */
+  callee(name: string, role: CallRole): { node: number; keyed: KeyedDestination | null } {
+    const kind = this.calleeKindOf.get(name);
+    if (kind?.accepts?.includes(role) !== true) throw new Error(`model bug: "${name}" takes no ${role === 'miss' ? 'read a cache miss falls back to' : 'call'}`);
+    return { node: this.firstNode(name), keyed: kind.keyed?.(name, this) ?? null };
   }
 
   nodesOf(name: string): number[] {

@@ -6,20 +6,26 @@ import { shardSlots } from './timeline.ts';
 type Issue = { path: (string | number)[]; message: string };
 
 /**
+ * The sections whose components a service's call may name as its `to`, and whether one may be the
+ * read a cache miss falls back to (`onMiss.to`). The model's component kinds say what they accept;
+ * a test holds the two lists together.
+ */
+export const CALLED_SECTIONS = [
+  { section: 'services', kind: 'service', answersMisses: true },
+  { section: 'caches', kind: 'cache', answersMisses: false },
+  { section: 'databases', kind: 'database', answersMisses: true },
+] as const;
+
+/**
  * Cross-references a schema cannot express field by field: every name used exists and has the right
  * kind, names are unique across services, caches and databases (calls say `to: name`), and service
  * calls form no cycle (a cycle would make one request spawn work forever).
  */
 export function topologyReferenceIssues(t: TopologyShape): Issue[] {
   const issues: Issue[] = [];
-  const kindOf = new Map<string, 'service' | 'cache' | 'database'>();
-  const sections = [
-    ['services', 'service', t.services],
-    ['caches', 'cache', t.caches],
-    ['databases', 'database', t.databases],
-  ] as const;
-  for (const [section, kind, components] of sections) {
-    for (const name of Object.keys(components)) {
+  const kindOf = new Map<string, (typeof CALLED_SECTIONS)[number]['kind']>();
+  for (const { section, kind } of CALLED_SECTIONS) {
+    for (const name of Object.keys(t[section])) {
       const other = kindOf.get(name);
       if (other) issues.push({ path: [section, name], message: `name "${name}" is already a ${other}; names must be unique across services, caches and databases` });
       else kindOf.set(name, kind);
@@ -61,7 +67,7 @@ export function topologyReferenceIssues(t: TopologyShape): Issue[] {
       if (call.onMiss) {
         if (target !== undefined && target !== 'cache') issues.push({ path: [...at, 'onMiss'], message: `onMiss is only for calls to a cache; "${call.to}" is a ${target}` });
         const missTarget = kindOf.get(call.onMiss.to);
-        if (missTarget !== 'database' && missTarget !== 'service')
+        if (!CALLED_SECTIONS.some((called) => called.answersMisses && called.kind === missTarget))
           issues.push({ path: [...at, 'onMiss', 'to'], message: `expected a database or service name, got "${call.onMiss.to}"` });
         if (!groups.has(call.onMiss.via)) issues.push({ path: [...at, 'onMiss', 'via'], message: `expected the name of a client group in clientGroups, got "${call.onMiss.via}"` });
       }

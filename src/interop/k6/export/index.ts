@@ -4,10 +4,8 @@ import { k6Duration } from '../duration.ts';
 import { SECRET_REFERENCE } from '../../../profile/secrets.ts';
 import { EnvString, literal } from './literal.ts';
 import { baseUrlOf } from './target.ts';
-import { KEYS_SOURCE } from './runtime/keys.ts';
-import { RANDOM_SOURCE } from './runtime/random.ts';
+import { BUNDLE_GLOBAL, scheduleBundle } from './runtime/schedule-bundle.ts';
 import { SEND_SOURCE } from './runtime/send.ts';
-import { SIZES_SOURCE } from './runtime/sizes.ts';
 import { TYPES_SOURCE } from './runtime/types.ts';
 import { scenariosOf, uniqueName } from './scenarios.ts';
 import { thresholdsOf, trendStatsOf } from './thresholds.ts';
@@ -47,9 +45,7 @@ export function exportK6Script(profile: Profile, options: K6ExportOptions = {}):
     `export const options: Options = ${literal(k6Options)};`,
     TYPES_SOURCE.trim(),
     data(profile, kinds, clients),
-    RANDOM_SOURCE.trim(),
-    SIZES_SOURCE.trim(),
-    KEYS_SOURCE.trim(),
+    scheduleModules(),
     SEND_SOURCE.trim(),
     ...[environmentCheck(environmentVariables(profile))].filter((text) => text !== ''),
     clients.map((c, i) => `/** Client group ${c.spec.name}: one request per iteration. */\nexport function ${execNames[i]}(): void {\n  send(${i});\n}`).join('\n\n'),
@@ -63,7 +59,8 @@ function data(profile: Profile, kinds: string[], clients: ResolvedClient[]): str
     count: profile.keys.count,
     prefix: profile.keys.prefix,
     popularity: profile.keys.popularity,
-    hot: profile.keys.hot.map((h) => ({ key: h.key, startUs: h.start, riseUs: h.rise, peak: h.peak, holdUs: h.hold, halfLifeUs: h.halfLife ?? null, clients: h.clients ?? null })),
+    // µs, as the schedule's key drawer reads them; an absent halfLife or clients stays absent.
+    hot: profile.keys.hot.map((h) => ({ key: h.key, start: h.start, rise: h.rise, peak: h.peak, hold: h.hold, halfLife: h.halfLife, clients: h.clients })),
   };
   const shapes = clients.map((c) => ({ name: c.spec.name, kinds: c.kinds.map((k) => kinds[k]!), weights: c.weights, batch: c.batch, valueSize: c.valueSize }));
   const templates = Object.fromEntries(
@@ -92,6 +89,21 @@ function data(profile: Profile, kinds: string[], clients: ResolvedClient[]): str
     `const CLIENTS: ClientShape[] = ${literal(shapes)};`,
     `/** Request template per kind; kinds without one use default. */\nconst TEMPLATES: Record<string, RequestTemplate> = ${literal(templates)};`,
   ].join('\n\n');
+}
+
+/** The schedule's own modules, bundled, and what the script reads from them. */
+function scheduleModules(): string {
+  return [
+    '/*',
+    " * stampede's schedule modules (src/schedule: the generator, the size samplers and weighted pick, the",
+    ' * key drawer with Zipf and hot keys), bundled by esbuild when this script was exported: the script',
+    " * draws with the schedule's own code. Export again rather than edit it.",
+    ' */',
+    "// @ts-ignore: bundled JavaScript, not this script's; ScheduleModules types what the script reads from it",
+    scheduleBundle(),
+    `const SCHEDULE = ${BUNDLE_GLOBAL} as unknown as ScheduleModules;`,
+    'const KEY_NAMES = SCHEDULE.createKeyspace(KEYS);',
+  ].join('\n');
 }
 
 /** A template field as the script writes it: read from `__ENV` where it holds `${NAME}`, else the text. */

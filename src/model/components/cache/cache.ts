@@ -5,7 +5,7 @@ import type { Keyspace } from '../../../schedule/types.ts';
 import type { Rng } from '../../../schedule/rng.ts';
 import type { Cache } from '../../../profile/topology/index.ts';
 import type { ClientGroupModel } from '../client-group/client-group.ts';
-import { VIEW_BACK, VIEW_DEAD } from '../client-group/view.ts';
+import { VIEW_BACK, VIEW_DEAD } from '../../core/view.ts';
 import type { ModelContext, ModelNode } from '../../core/context.ts';
 import { CONNECTION_REFUSED, CONNECTION_RESET, QUEUE_FULL } from '../../core/reasons.ts';
 import { STAGE_FILL, TASK_QUEUED, TASK_REJECTED, TASK_RUNNING, type Call, type Prober, type Task } from '../../core/records.ts';

@@ -1,7 +1,8 @@
 import { defineGauge, gaugeKey, SHARED_GAUGES } from '../../../recorder/gauges.ts';
 import { createSampler } from '../../../schedule/sample.ts';
 import { shardSlots } from '../../../profile/topology/timeline.ts';
-import type { ComponentKind, ModelComponent } from '../component.ts';
+import type { ModelComponent } from '../../core/component.ts';
+import type { ComponentKind } from '../../core/wiring.ts';
 import type { ServerConnections } from '../../core/server-connections.ts';
 import { CacheNode, type CacheStats } from './cache.ts';
 import { perShard } from './shard-specs.ts';
@@ -50,6 +51,9 @@ export type CacheDetails = CacheStats &
 export const cacheKind: ComponentKind<CacheNode> = {
   section: 'caches',
   nodeSlots: (name, wiring) => shardSlots(name, wiring.topology.caches[name]!.shards, wiring.topology.timeline),
+  // A cache is never the read a miss falls back to: a miss in it falls back to something else.
+  accepts: ['call'],
+  keyed: (name, wiring) => wiring.get(cacheKind, name),
   build(wiring) {
     const { ctx, topology, plan } = wiring;
     if (Object.values(topology.caches).some((c) => c.copies)) {

@@ -1,5 +1,5 @@
 import { DeadlineQueue } from '../../engine/deadline-queue.ts';
-import { type NodeView, VIEW_BACK, VIEW_DEAD, VIEW_LIVE } from './view.ts';
+import { type NodeView, VIEW_BACK, VIEW_DEAD, VIEW_LIVE } from '../../core/view.ts';
 import type { EventHandler } from '../../engine/simulation.ts';
 import { Rng, deriveSeed } from '../../../schedule/rng.ts';
 import type { ClientGroup } from '../../../profile/topology/index.ts';

@@ -1,7 +1,7 @@
 import { ClientGroupSchema, HostSchema } from '../../../profile/topology/index.ts';
 import { defineGauge, gaugeKey, SHARED_GAUGES } from '../../../recorder/gauges.ts';
-import type { Wiring } from '../../core/wiring.ts';
-import type { ComponentKind, GaugeSource, ModelComponent } from '../component.ts';
+import type { GaugeSource, ModelComponent } from '../../core/component.ts';
+import type { ComponentKind, Wiring } from '../../core/wiring.ts';
 import { HostState } from '../host/host.ts';
 import { hostComponent, hostKind, TIME_WAIT_CONNECTIONS } from '../host/kind.ts';
 import { ClientGroupModel, type ClientGroupStats } from './client-group.ts';
@@ -26,6 +26,7 @@ export type ClientGroupDetails = ClientGroupStats & {
 /** Callers: pools, timeouts, retries, fan-out limits; each on its host (declared, or a private one named after the group). */
 export const clientGroupKind: ComponentKind<ClientGroupModel> = {
   section: 'clientGroups',
+  after: [hostKind],
   build(wiring) {
     const { ctx, topology, plan } = wiring;
     const targets = groupTargets(wiring);

@@ -1,6 +1,7 @@
 import { createSampler } from '../../../schedule/sample.ts';
 import { defineGauge, gaugeKey } from '../../../recorder/gauges.ts';
-import type { ComponentKind, ModelComponent } from '../component.ts';
+import type { ModelComponent } from '../../core/component.ts';
+import type { ComponentKind } from '../../core/wiring.ts';
 import { DatabaseNode, type DatabaseStats } from './database.ts';
 
 const DB_IN_FLIGHT = defineGauge('dbInFlight', 'count', 'queues', 'operations in the database (in service + queued) at the sample');
@@ -10,6 +11,7 @@ export type DatabaseDetails = DatabaseStats & { meanLatencyUs: number; outstandi
 export const databaseKind: ComponentKind<DatabaseNode> = {
   section: 'databases',
   nodeSlots: () => 1,
+  accepts: ['call', 'miss'],
   build(wiring) {
     for (const [name, spec] of Object.entries(wiring.topology.databases)) {
       const latency = createSampler(spec.latency, wiring.rng(`database:${name}`));

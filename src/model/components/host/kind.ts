@@ -1,5 +1,6 @@
 import { defineGauge, gaugeKey } from '../../../recorder/gauges.ts';
-import type { ComponentKind, ModelComponent } from '../component.ts';
+import type { ModelComponent } from '../../core/component.ts';
+import type { ComponentKind } from '../../core/wiring.ts';
 import { HostState } from './host.ts';
 
 export const TIME_WAIT_CONNECTIONS = defineGauge('timeWaitConnections', 'count', 'connections', 'connections in TIME_WAIT (holding a port) at the sample');

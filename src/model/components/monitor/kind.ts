@@ -1,6 +1,7 @@
 import { defineGauge, gaugeKey } from '../../../recorder/gauges.ts';
 import { cacheKind } from '../cache/kind.ts';
-import type { ComponentKind, ModelComponent } from '../component.ts';
+import type { ModelComponent } from '../../core/component.ts';
+import type { ComponentKind } from '../../core/wiring.ts';
 import { HealthMonitor, type MonitorStats } from './monitor.ts';
 
 const MONITOR_RESTARTS = defineGauge('monitorRestarts', 'count', 'faults', 'shards a health-check monitor restarted, since the start', 'run');
@@ -9,6 +10,7 @@ const FAILING_SHARDS = defineGauge('failingShards', 'count', 'faults', 'shards w
 /** Health-check monitors over cache shards (built after the caches they probe). */
 export const monitorKind: ComponentKind<HealthMonitor> = {
   section: 'monitors',
+  after: [cacheKind],
   build(wiring) {
     for (const [name, spec] of Object.entries(wiring.topology.monitors)) {
       const monitor = new HealthMonitor(wiring.ctx, name, spec, wiring.get(cacheKind, spec.cache));

@@ -1,11 +1,11 @@
 import type { Service } from '../../../profile/topology/index.ts';
 import { defineGauge, gaugeKey, intervalMaxOf } from '../../../recorder/gauges.ts';
 import { createSampler } from '../../../schedule/sample.ts';
-import type { CallPlan } from '../../core/call-plan.ts';
-import type { Wiring } from '../../core/wiring.ts';
+import type { CallPlan } from '../../core/records.ts';
+import type { ComponentKind, Wiring } from '../../core/wiring.ts';
 import { cacheKind } from '../cache/kind.ts';
 import { clientGroupKind } from '../client-group/kind.ts';
-import type { ComponentKind, ModelComponent } from '../component.ts';
+import type { ModelComponent } from '../../core/component.ts';
 import { ProcessState, type ProcessStats } from './process.ts';
 import { ServiceNode, type ServiceStats } from './service.ts';
 
@@ -29,6 +29,9 @@ export type ServiceDetails = ServiceStats & { meanQueueWaitUs: number; busyWorke
 export const serviceKind: ComponentKind<ServiceNode> = {
   section: 'services',
   nodeSlots: () => 1,
+  accepts: ['call', 'miss'],
+  // Its calls resolve to client groups and, for keyed destinations, to caches.
+  after: [clientGroupKind, cacheKind],
   build(wiring) {
     const entryServices = new Set(wiring.plan.kinds.map((kind) => wiring.entryOf(kind)));
     for (const [name, spec] of Object.entries(wiring.topology.services)) {
@@ -61,7 +64,7 @@ export const serviceKind: ComponentKind<ServiceNode> = {
 /** One call entry, resolved to runtime objects; warns about request kinds the profile never sends. */
 function callPlan(wiring: Wiring, service: string, call: Service['calls'][number], index: number): CallPlan {
   const kindsOfPlan = wiring.plan.kinds;
-  const toCache = wiring.has(cacheKind, call.to);
+  const to = wiring.callee(call.to, 'call');
   let kinds: Uint8Array | null = null;
   if (call.kinds) {
     kinds = new Uint8Array(kindsOfPlan.length);
@@ -73,11 +76,11 @@ function callPlan(wiring: Wiring, service: string, call: Service['calls'][number
   }
   return {
     group: wiring.get(clientGroupKind, call.via),
-    cache: toCache ? wiring.get(cacheKind, call.to) : null,
-    node: toCache ? -1 : wiring.firstNode(call.to),
+    cache: to.keyed,
+    node: to.keyed !== null ? -1 : to.node,
     kinds,
     perItem: call.perItem,
-    onMiss: call.onMiss ? { group: wiring.get(clientGroupKind, call.onMiss.via), node: wiring.firstNode(call.onMiss.to), readThrough: call.onMiss.readThrough } : null,
+    onMiss: call.onMiss ? { group: wiring.get(clientGroupKind, call.onMiss.via), node: wiring.callee(call.onMiss.to, 'miss').node, readThrough: call.onMiss.readThrough } : null,
     fill: call.onMiss !== undefined && call.fill,
     write: call.write,
     optional: call.optional,

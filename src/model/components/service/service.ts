@@ -2,7 +2,7 @@ import type { EventHandler } from '../../engine/simulation.ts';
 import { IntDeque } from '../../engine/int-deque.ts';
 import type { Sampler } from '../../../schedule/sample.ts';
 import type { CallFlow } from '../../core/call-flow.ts';
-import type { CallPlan } from '../../core/call-plan.ts';
+import type { CallPlan } from '../../core/records.ts';
 import type { ClientGroupModel } from '../client-group/client-group.ts';
 import type { ModelContext, ModelNode } from '../../core/context.ts';
 import type { ProcessState } from './process.ts';

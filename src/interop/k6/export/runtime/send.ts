@@ -1,8 +1,10 @@
 /*
  * The emitted script's iteration: one iteration is one request of one client group. Its kind is
  * drawn from the client's mix, its batch of keys and its value size from the profile's
- * distributions, and the kind's request template is filled as stampede's HTTP driver fills it
- * (path placeholders URL-encoded, headers and body as is).
+ * distributions, each by the schedule's own code (the bundle), and the kind's request template is
+ * filled as stampede's HTTP driver fills it (path placeholders URL-encoded, headers and body as is).
+ * k6 gives each VU its own JavaScript runtime, so every VU seeds its own streams from the profile's
+ * seed and its VU id: the same run replays, VUs never share state.
  */
 export const SEND_SOURCE = `
 interface Drawn {
@@ -15,23 +17,26 @@ interface Drawn {
 
 /** One client's request stream in this VU, seeded from the profile's seed and the VU id. */
 class ClientStream {
-  private readonly keys: KeyDrawer;
+  private readonly keys: { prepare(measuredUs: number): void; draw(): number };
   private readonly pickKind: () => number;
   private readonly batch: (() => number)[];
   private readonly valueSize: (() => number)[];
 
   constructor(private readonly shape: ClientShape, vu: number) {
-    const content = new Rng(deriveSeed(SEED, 'requests:' + shape.name + ':vu' + vu));
-    this.keys = new KeyDrawer(shape.name, new Rng(deriveSeed(SEED, 'keys:' + shape.name + ':vu' + vu)));
-    this.pickKind = cumulativePicker(shape.weights, content);
-    this.batch = shape.batch.map((d) => sampler(d, content));
-    this.valueSize = shape.valueSize.map((d) => sampler(d, content));
+    const content = new SCHEDULE.Rng(SCHEDULE.deriveSeed(SEED, 'requests:' + shape.name + ':vu' + vu));
+    this.keys = new SCHEDULE.KeyDrawer(KEYS, shape.name, new SCHEDULE.Rng(SCHEDULE.deriveSeed(SEED, 'keys:' + shape.name + ':vu' + vu)));
+    this.pickKind = SCHEDULE.cumulativePicker(shape.weights, content);
+    this.batch = shape.batch.map((d) => SCHEDULE.createSampler(d, content));
+    this.valueSize = shape.valueSize.map((d) => SCHEDULE.createSampler(d, content));
   }
 
   next(measuredUs: number, seq: number): Drawn {
     const option = this.pickKind();
     const batch = Math.max(1, this.batch[option]());
-    return { kind: this.shape.kinds[option], client: this.shape.name, keys: this.keys.draw(batch, measuredUs), valueSize: this.valueSize[option](), seq };
+    this.keys.prepare(measuredUs);
+    const keys: string[] = [];
+    for (let i = 0; i < batch; i++) keys.push(KEY_NAMES.keyName(this.keys.draw()));
+    return { kind: this.shape.kinds[option], client: this.shape.name, keys, valueSize: this.valueSize[option](), seq };
   }
 }
 

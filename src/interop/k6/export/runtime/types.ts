@@ -1,4 +1,4 @@
-/** The types of the emitted script's data: the profile's shapes as the runtime reads them. */
+/** The types of the emitted script's data (the profile's shapes as the runtime reads them) and of the schedule modules it draws with. */
 export const TYPES_SOURCE = `
 type SimpleDistribution =
   | { type: 'fixed'; value: number }
@@ -10,16 +10,16 @@ type Distribution = SimpleDistribution | { type: 'mixture'; of: (SimpleDistribut
 
 type Popularity = { type: 'uniform' } | { type: 'zipf'; s: number } | { type: 'hotspot'; keyFraction: number; trafficShare: number };
 
-/** A named hot key: its share rises from 0 to peak over riseUs from startUs (µs after the warm-up), holds, then halves every halfLifeUs. */
+/** A named hot key: its share rises from 0 to peak over rise µs from start (µs after the warm-up), holds, then halves every halfLife µs. */
 interface HotKey {
   key: string;
-  startUs: number;
-  riseUs: number;
+  start: number;
+  rise: number;
   peak: number;
-  holdUs: number;
-  halfLifeUs: number | null;
-  /** Only these clients draw it; null = every client. */
-  clients: string[] | null;
+  hold: number;
+  halfLife?: number;
+  /** Only these clients draw it; absent = every client. */
+  clients?: string[];
 }
 
 interface Keyspace {
@@ -27,6 +27,26 @@ interface Keyspace {
   prefix: string;
   popularity: Popularity;
   hot: HotKey[];
+}
+
+interface Rng {
+  /** Uniform in [0, 1). */
+  next(): number;
+}
+
+/** stampede's schedule modules as the bundle below hands them over: what this script draws with. */
+interface ScheduleModules {
+  Rng: new (seed: number) => Rng;
+  /** The seed of the stream called \`label\` under the profile's seed. */
+  deriveSeed(seed: number, label: string): number;
+  /** One whole, non-negative number per call. */
+  createSampler(d: Distribution, rng: Rng): () => number;
+  /** Index i with probability weights[i] / Σ weights. */
+  cumulativePicker(weights: number[], rng: Rng): () => number;
+  /** Key ids of one client: prepare(t) once per request (hot-key shares at µs t after the warm-up), then draw() once per key. */
+  KeyDrawer: new (keys: Keyspace, client: string, rng: Rng) => { prepare(measuredUs: number): void; draw(): number };
+  /** Key names by id: 0..count-1 by popularity rank, count+j the hot key j. */
+  createKeyspace(keys: Keyspace): { keyName(id: number): string };
 }
 
 /** What one client group sends: kinds with weights, and per kind its batch and value-size laws. */

@@ -1,10 +1,10 @@
 import type { TimelineEvent } from '../../profile/topology/index.ts';
 import { shardListHas } from '../../profile/topology/shards.ts';
 import { defineGauge, gaugeKey } from '../../recorder/gauges.ts';
-import type { GaugeSource } from '../components/component.ts';
-import { NetworkLink } from './network.ts';
+import type { GaugeSource } from '../core/component.ts';
+import { NetworkLink } from '../core/network.ts';
 import type { TimelinePlayer } from './timeline.ts';
-import type { Wiring } from './wiring.ts';
+import type { Wiring } from '../core/wiring.ts';
 
 type NetworkEvent = Extract<TimelineEvent, { type: 'network' }>;
 

@@ -1,16 +1,17 @@
 import type { Plan } from '../../schedule/types.ts';
 import type { Topology } from '../../profile/topology/index.ts';
 import { cacheKind } from '../components/cache/kind.ts';
-import type { ClientGroupModel } from '../components/client-group/client-group.ts';
 import { clientGroupKind } from '../components/client-group/kind.ts';
-import type { ComponentKind, GaugeSource, ModelComponent } from '../components/component.ts';
 import { databaseKind } from '../components/database/kind.ts';
-import { COMPONENT_KINDS } from '../components/registry.ts';
+import { BUILD_TIE_BREAK, COMPONENT_KINDS, GAUGE_ORDER } from '../components/registry.ts';
 import { serviceKind } from '../components/service/kind.ts';
-import type { ModelContext, ModelNode } from './context.ts';
+import { buildOrder } from '../core/build-order.ts';
+import type { GaugeSource, ModelComponent } from '../core/component.ts';
+import type { ModelContext, ModelNode } from '../core/context.ts';
+import type { Caller } from '../core/records.ts';
+import { type ComponentKind, Wiring } from '../core/wiring.ts';
 import { networkGauges, networkLink } from './network-wiring.ts';
 import { TimelinePlayer } from './timeline.ts';
-import { Wiring } from './wiring.ts';
 
 /** Every runtime object of a topology, wired for one run. */
 export interface BuiltModel {
@@ -18,7 +19,7 @@ export interface BuiltModel {
   /** Entry node per `Plan.kinds` index. */
   entryNodeByKind: Int32Array;
   /** Caller group per `Plan.clients` index (an unpooled direct group when the topology has none). */
-  callerByClient: ClientGroupModel[];
+  callerByClient: Caller[];
   /** Every gauge source, in the order of an interval's gauges. */
   gaugeSources: GaugeSource[];
   /** Components per details section, in the order of the run's details. */
@@ -28,13 +29,12 @@ export interface BuiltModel {
 
 /**
  * Numbers the nodes (the unit of a port table and of a pool: one per service and database, one per
- * cache shard slot), builds every registered kind in its build step, then the timeline and the
- * node table.
+ * cache shard slot), builds every registered kind after the kinds it declares (today's order
+ * breaking ties, so handler ids stay what they were), then the timeline and the node table.
  */
 export function buildModel(ctx: ModelContext, topology: Topology, plan: Plan): BuiltModel {
-  const kinds = COMPONENT_KINDS.map((k) => k.kind);
-  const wiring = new Wiring(ctx, topology, plan, kinds);
-  for (const { kind } of [...COMPONENT_KINDS].sort((a, b) => a.build - b.build)) kind.build(wiring);
+  const wiring = new Wiring(ctx, topology, plan, COMPONENT_KINDS);
+  for (const kind of buildOrder(COMPONENT_KINDS, BUILD_TIE_BREAK)) kind.build(wiring);
   const timeline = new TimelinePlayer(ctx.sim, topology.timeline, {
     cache: (name) => wiring.get(cacheKind, name),
     service: (name) => wiring.get(serviceKind, name),
@@ -42,13 +42,13 @@ export function buildModel(ctx: ModelContext, topology: Topology, plan: Plan): B
     database: (name) => wiring.get(databaseKind, name),
     link: (event) => networkLink(wiring, event),
   });
-  for (const kind of kinds) if (kind.nodeSlots !== undefined) answerForNodes(ctx, wiring, kind);
+  for (const kind of COMPONENT_KINDS) if (kind.nodeSlots !== undefined) answerForNodes(ctx, wiring, kind);
   return {
     wiring,
     entryNodeByKind: wiring.entryNodeByKind,
     callerByClient: wiring.callerByClient,
-    gaugeSources: [...[...COMPONENT_KINDS].sort((a, b) => a.gauges - b.gauges).flatMap(({ kind }) => wiring.gaugeSources(kind)), ...networkGauges(timeline, topology.timeline)],
-    sections: kinds.map((kind) => ({ section: kind.section, components: wiring.components(kind) })),
+    gaugeSources: [...GAUGE_ORDER.flatMap((kind) => wiring.gaugeSources(kind)), ...networkGauges(timeline, topology.timeline)],
+    sections: COMPONENT_KINDS.map((kind) => ({ section: kind.section, components: wiring.components(kind) })),
     warnings: wiring.warnings,
   };
 }

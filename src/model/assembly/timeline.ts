@@ -4,7 +4,7 @@ import type { CacheNode } from '../components/cache/cache.ts';
 import type { ClientGroupModel } from '../components/client-group/client-group.ts';
 import type { DatabaseNode } from '../components/database/database.ts';
 import type { ServiceNode } from '../components/service/service.ts';
-import type { NetworkLink } from './network.ts';
+import type { NetworkLink } from '../core/network.ts';
 import { shardListSlots } from '../../profile/topology/shards.ts';
 
 const EV_ADD_SHARD = 1;
