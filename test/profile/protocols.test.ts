@@ -73,5 +73,6 @@ describe('the protocol registry', () => {
   it('describes a report in its protocol’s words', () => {
     expect(describeTransport(http({ '200': 5 }))).toEqual(['http: 4 connections, pipelining 2; 4 connects, 1 protocol errors', 'status codes: 200 ×5']);
     expect(describeTransport(memcached(30, 10, [10, 30]))[0]).toBe('memcached: 30 hits, 10 misses (hit ratio 75.0%); shard skew 1.50 over 2 servers');
+    expect(describeTransport(memcached(30, 10, [10, 30]))[2]).toBe('operations: get 40 (10 not found), add 3 (2 exists)');
   });
 });

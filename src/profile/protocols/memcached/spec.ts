@@ -89,10 +89,31 @@ function mergeOperations(reports: readonly MemcachedTransportReport[]): Memcache
 
 function describe(report: MemcachedTransportReport): string[] {
   const errors = Object.entries(report.serverErrors).map(([status, n]) => `${status} ×${n}`);
+  const operations = describeOperations(report.operations);
   return [
     `memcached: ${report.hits} hits, ${report.misses} misses (hit ratio ${(report.hitRatio * 100).toFixed(1)}%); shard skew ${report.shardSkew.toFixed(2)} over ${report.shards.length} servers`,
     `${report.connects} connects, ${report.protocolErrors} protocol errors${errors.length > 0 ? `; server errors ${errors.join(', ')}` : ''}`,
+    ...(operations === undefined ? [] : [operations]),
   ];
+}
+
+const OUTCOME_WORDS: Record<Exclude<keyof MemcachedOperationCounts, 'ok'>, string> = {
+  notFound: 'not found',
+  exists: 'exists',
+  notStored: 'not stored',
+  nonNumeric: 'non-numeric',
+};
+
+/** Each operation's answers and the outcomes other than ok, e.g. "add 480 (120 exists)"; none for a run of gets alone (its hits and misses say it). */
+function describeOperations(operations: MemcachedTransportReport['operations']): string | undefined {
+  const entries = Object.entries(operations) as [MemcachedOperation, MemcachedOperationCounts][];
+  if (entries.every(([op]) => op === 'get' || op === 'gets')) return undefined;
+  const each = entries.map(([op, counts]) => {
+    const others = (Object.keys(OUTCOME_WORDS) as (keyof typeof OUTCOME_WORDS)[]).filter((o) => counts[o] > 0).map((o) => `${counts[o]} ${OUTCOME_WORDS[o]}`);
+    const answered = counts.ok + counts.notFound + counts.exists + counts.notStored + counts.nonNumeric;
+    return `${op} ${answered}${others.length > 0 ? ` (${others.join(', ')})` : ''}`;
+  });
+  return `operations: ${each.join(', ')}`;
 }
 
 export const MEMCACHED: ProtocolSpec<MemcachedTarget, MemcachedTransportReport, SettingsOf<typeof MEMCACHED_SECTIONS>, typeof MEMCACHED_SECTIONS> = {
