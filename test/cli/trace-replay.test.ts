@@ -120,7 +120,9 @@ describe('stampede trace replay (the real CLI)', { timeout: 180_000 }, () => {
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     // The run is under way once its first interval is in the log; the trace lasts 20 s at its own pace.
-    while (!existsSync(join(out, 'intervals.jsonl')) || readFileSync(join(out, 'intervals.jsonl'), 'utf8') === '') await new Promise((r) => setTimeout(r, 50));
+    const started = () => existsSync(join(out, 'intervals.jsonl')) && readFileSync(join(out, 'intervals.jsonl'), 'utf8') !== '';
+    while (!started() && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    expect(child.exitCode).toBeNull();
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stderr).not.toMatch(/\n\s+at /);
