@@ -33,7 +33,7 @@ import {
   writeReports,
   writeRunFolder,
 } from '../run-folder/index.ts';
-import { createSchedule } from '../schedule/index.ts';
+import { createSchedule, type Schedule } from '../schedule/index.ts';
 import { segmentSchedule, WHOLE, type Segment } from '../schedule/segment.ts';
 import { liveInterval, type LiveObserver, type LiveRun } from './live.ts';
 
@@ -58,6 +58,13 @@ export interface RunOptions {
   force?: boolean | undefined;
   /** Send only this segment of the schedule (`--segment i/N`: one host of several; `stampede merge` joins them). */
   segment?: Segment | undefined;
+  /**
+   * The requests to send, instead of the profile's own schedule (`trace replay`: a trace's requests
+   * at their times). The profile still gives everything else — target settings, SLO, topology — and
+   * should describe this traffic, since the folder's files judge the run by it. Sent whole, from one
+   * thread: not with `segment` or `workers`, which slice the profile's schedule.
+   */
+  schedule?: Schedule | undefined;
   /** Wall-clock start shared by every segment (`--start-at`, epoch ms): the run's clock origin. */
   startAtMs?: number | undefined;
   /**
@@ -99,7 +106,7 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   requireTopologyFor(profile, target);
   requireMemcachedKeysFor(profile, target);
   const sent = profileToSend(profile, target, options.env ?? {});
-  const schedule = segmentSchedule(createSchedule(profile), options.segment ?? WHOLE);
+  const schedule = scheduleOf(profile, options);
   checkPlan(profile, schedule.plan, { intervalUs: options.intervalUs, target, force: options.force });
   const steps = announceTimeline(profile, target, options);
   const startAtMs = options.startAtMs ?? (await options.awaitStart?.(options.signal ?? new AbortController().signal));
@@ -155,6 +162,13 @@ export async function runProfile(profile: Profile, options: RunOptions = {}): Pr
   if (options.reports !== false) await renderReportsInto(dir, written, analysis, outputs);
   if (options.outputs === undefined) outputs.throwIfLost();
   return { result: written, analysis, summary, dir };
+}
+
+/** The schedule the run sends: the one given, else the profile's (its segment of it). */
+function scheduleOf(profile: Profile, options: RunOptions): Schedule {
+  if (options.schedule === undefined) return segmentSchedule(createSchedule(profile), options.segment ?? WHOLE);
+  if (options.segment !== undefined || (options.workers ?? 1) > 1) throw new RunStartError('a given schedule is sent whole from one thread: not with a segment or worker threads');
+  return options.schedule;
 }
 
 /** Why a streamed log is not whole: the disk refused it, it keeps the intervals before, and (unless the run was ending anyway) the run stopped there. */

@@ -62,7 +62,8 @@ export interface Plan {
   durationUs: number;
   /** warmupUs + durationUs: the last intended send time is below this. */
   totalUs: number;
-  arrivals: 'constant' | 'poisson';
+  /** How requests arrive: by the profile's law, or at a trace's own times (a replay). */
+  arrivals: 'constant' | 'poisson' | 'trace';
   phases: PlannedPhase[];
   clients: PlannedClient[];
   /** Every request kind any client can send; `ScheduledRequest.kind` indexes this. */

@@ -1,4 +1,4 @@
-import { BinaryConnection, OP_GET, STATUS_NOT_FOUND, STATUS_OK, type MemcachedOwner } from '../driver/memcached/binary-connection.ts';
+import { BinaryConnection, OP_GET, OP_SET, STATUS_NOT_FOUND, STATUS_OK, type MemcachedOwner } from '../driver/memcached/binary-connection.ts';
 
 export interface PoolSettings {
   /** Most connections open at once (checked out + idle); a checkout beyond it waits. */
@@ -129,7 +129,7 @@ class PooledConnection implements MemcachedOwner {
     this.done = done;
     this.timer = setTimeout(() => this.connection.abort('timeout'), this.pool.timeoutMs());
     if (opcode === OP_GET) this.connection.get(0, key);
-    else this.connection.set(0, key, value!, value!.length, 0);
+    else this.connection.store(OP_SET, 0, key, value!, value!.length, 0);
   }
 
   answered(_token: number, opcode: number, status: number): void {

@@ -7,6 +7,7 @@ import { type TraceStats, TraceStatistics } from './stats.ts';
 export { ColumnsError, layoutOf, type TimeUnit, type TraceLayout } from './columns.ts';
 export { renderTraceStats } from './render.ts';
 export type { TraceReadSummary } from './read.ts';
+export { type PreparedReplay, prepareReplay, type ReplayWindow } from './replay/index.ts';
 export type { TraceStats } from './stats.ts';
 
 /** What `trace stats` writes as JSON: the file, how it was read, its statistics. */

@@ -42,10 +42,11 @@ export interface TraceReadSummary {
 const NAMED_MALFORMED = 5;
 
 /**
- * Streams the trace's requests to `onRequest` (the same object each time: copy what you keep).
+ * Streams the trace's requests to `onRequest` (the same object each time: copy what you keep), each
+ * with its line number.
  * @throws InputFileError naming the file and line: unreadable, not zstd, a wrong format, or more malformed lines than allowed
  */
-export async function readTrace(file: string, layout: TraceLayout, onRequest: (request: TraceRequest) => void, options: TraceReadOptions): Promise<TraceReadSummary> {
+export async function readTrace(file: string, layout: TraceLayout, onRequest: (request: TraceRequest, line: number) => void, options: TraceReadOptions): Promise<TraceReadSummary> {
   const reader = new LineReader(file, layout, onRequest);
   const input = openInputStream(file, TRACE_FILE);
   let decompress: Decompress | undefined;
@@ -96,7 +97,7 @@ class LineReader {
   constructor(
     private readonly file: string,
     private layout: TraceLayout,
-    private readonly onRequest: (request: TraceRequest) => void,
+    private readonly onRequest: (request: TraceRequest, line: number) => void,
   ) {}
 
   push(bytes: Buffer): void {
@@ -151,7 +152,7 @@ class LineReader {
     if (parser === undefined) return;
     if (parser.parse(bytes, start, end)) {
       this.requests++;
-      this.onRequest(parser.request);
+      this.onRequest(parser.request, this.lines);
     } else {
       this.malformed++;
       if (this.firstMalformed.length < NAMED_MALFORMED) this.firstMalformed.push({ line: this.lines, problem: parser.problem });

@@ -26,6 +26,7 @@ const memcached = (hits: number, misses: number, keys: [number, number]): Memcac
   connects: 2,
   protocolErrors: 0,
   serverErrors: { '0x0081': 1 },
+  operations: { get: { ok: hits, notFound: misses, exists: 0, notStored: 0, nonNumeric: 0 }, add: { ok: 1, notFound: 0, exists: 2, notStored: 0, nonNumeric: 0 } },
 });
 
 describe('the protocol registry', () => {
@@ -44,6 +45,10 @@ describe('the protocol registry', () => {
   it('merges memcached reports by summing counts and taking ratio, shares and skew again from the sums', () => {
     const merged = mergeTransportReports([memcached(30, 10, [10, 30]), memcached(10, 50, [30, 30])]);
     expect(merged).toMatchObject({ hits: 40, misses: 60, hitRatio: 0.4, connects: 4, serverErrors: { '0x0081': 2 } });
+    expect(merged.operations).toEqual({
+      get: { ok: 40, notFound: 60, exists: 0, notStored: 0, nonNumeric: 0 },
+      add: { ok: 2, notFound: 0, exists: 4, notStored: 0, nonNumeric: 0 },
+    });
     expect(merged.shards.map((s) => [s.keys, s.share])).toEqual([
       [40, 0.4],
       [60, 0.6],
@@ -68,5 +73,6 @@ describe('the protocol registry', () => {
   it('describes a report in its protocol’s words', () => {
     expect(describeTransport(http({ '200': 5 }))).toEqual(['http: 4 connections, pipelining 2; 4 connects, 1 protocol errors', 'status codes: 200 ×5']);
     expect(describeTransport(memcached(30, 10, [10, 30]))[0]).toBe('memcached: 30 hits, 10 misses (hit ratio 75.0%); shard skew 1.50 over 2 servers');
+    expect(describeTransport(memcached(30, 10, [10, 30]))[2]).toBe('operations: get 40 (10 not found), add 3 (2 exists)');
   });
 });

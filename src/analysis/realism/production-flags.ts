@@ -1,5 +1,6 @@
 import type { Distribution } from '../../profile/distribution.ts';
 import type { Profile } from '../../profile/types.ts';
+import { operationOfKind } from '../../profile/protocols/memcached/section.ts';
 import { formatBytes, formatCount } from '../format.ts';
 import { INCIDENT } from './incidents.ts';
 import { PRODUCTION_CLUSTERS } from './production-clusters.ts';
@@ -65,10 +66,10 @@ export const fixedValueSize: ProfileRule = (context) => {
   ];
 };
 
-/** The operation each kind of the mix is for the cache: a kind named or mapped set/delete writes. */
+/** The operation each kind of the mix is for the cache: every operation but get and gets writes. */
 function writeShare(profile: Profile): number {
   const total = profile.mix.reduce((sum, m) => sum + m.weight, 0);
-  const writes = profile.mix.filter((m) => ['set', 'delete'].includes(profile.memcached.operations[m.kind] ?? m.kind)).reduce((sum, m) => sum + m.weight, 0);
+  const writes = profile.mix.filter((m) => !['get', 'gets'].includes(operationOfKind(profile.memcached.operations, m.kind))).reduce((sum, m) => sum + m.weight, 0);
   return total > 0 ? writes / total : 0;
 }
 

@@ -1,22 +1,27 @@
 import { basename, dirname, join } from 'node:path';
 import type { Argv } from 'yargs';
-import type { ArgsOf, StampedeCommand } from '../command.ts';
+import { allowRemoteOption, type ArgsOf, forceOption, type StampedeCommand } from '../command.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { optionError } from '../options.ts';
 
 const builder = (yargs: Argv) =>
-  yargs
+  forceOption(allowRemoteOption(yargs))
     .positional('action', {
-      choices: ['stats', 'fit'] as const,
+      choices: ['stats', 'fit', 'replay'] as const,
       demandOption: true,
-      describe: 'stats: the trace’s statistics, in the published per-cluster table’s terms and over time; fit: a profile that reproduces them',
+      describe:
+        'stats: the trace’s statistics, in the published per-cluster table’s terms and over time; fit: a profile that reproduces them; replay: send its requests at their times, into a run folder',
     })
     .positional('trace', {
       type: 'string',
       demandOption: true,
       describe: 'a request trace: timestamp,key,key size,value size,client,operation,TTL per line; plain or zstd-compressed',
     })
-    .option('out', { alias: 'o', type: 'string', describe: 'stats: the JSON file (default trace-stats.json); fit: the profile YAML to write (required)' })
+    .option('out', {
+      alias: 'o',
+      type: 'string',
+      describe: 'stats: the JSON file (default trace-stats.json); fit: the profile YAML to write (required); replay: the run folder (default reports/<name>/<UTC time>/)',
+    })
     .option('json', { type: 'boolean', default: false, describe: 'stats: print the JSON on stdout instead of the table' })
     .option('columns', {
       type: 'string',
@@ -25,12 +30,24 @@ const builder = (yargs: Argv) =>
     })
     .option('delimiter', { type: 'string', default: ',', describe: 'the field delimiter, one character (with --columns)' })
     .option('time-unit', { choices: ['s', 'ms', 'us', 'ns'] as const, default: 's' as const, describe: 'the unit of the timestamp column' })
-    .option('max-malformed', { type: 'number', default: 0.001, describe: 'the share of lines that may be malformed (skipped and named) before the trace is refused' });
+    .option('max-malformed', { type: 'number', default: 0.001, describe: 'the share of lines that may be malformed (skipped and named) before the trace is refused' })
+    .option('target', { type: 'string', describe: 'replay: where the requests go, memcached://host:port[,…] or model (default: the --profile’s target, else model)' })
+    .option('speed', { type: 'string', default: '1', describe: 'replay: the pace, as a multiple of the trace’s (2: twice as fast, every gap halved)' })
+    .option('window', { type: 'string', describe: 'replay: only the requests from..to after the trace’s first, e.g. 60s..120s (either side may be left out)' })
+    .option('profile', {
+      type: 'string',
+      describe: 'replay: the profile whose slo, memcached settings, limits and topology the run takes (default: the look-aside cache topology)',
+    })
+    .option('interval', { type: 'string', default: '1s', describe: 'replay: interval of the per-interval histograms and gauges' })
+    .option('quiet', { type: 'boolean', default: false, describe: 'replay: print only the run folder' });
+
+/** Options that belong to one action only: given to another, they are refused rather than ignored. */
+const REPLAY_ONLY = ['target', 'window', 'profile', 'allowRemote', 'force'] as const;
 
 export const trace: StampedeCommand<ArgsOf<typeof builder>> = {
   command: 'trace <action> <trace>',
   describe: 'read a production request trace (the public cache-trace format, or any CSV with --columns), streamed: its statistics, or a profile fitted to it',
-  example: ['stampede trace fit cluster52.0.zst --out profiles/cluster52.yaml', 'a profile that reproduces a zstd-compressed cache trace'],
+  example: ['stampede trace replay cluster52.0.zst --target memcached://127.0.0.1:11211 --window 0..60s', 'the trace’s first minute, sent to memcached at its own pace'],
   builder,
   async run(args, signal, outputs) {
     if (!(args.maxMalformed >= 0 && args.maxMalformed <= 1)) throw optionError('--max-malformed', `${args.maxMalformed} is not a share between 0 and 1`, 'e.g. 0.001');
@@ -42,6 +59,12 @@ export const trace: StampedeCommand<ArgsOf<typeof builder>> = {
       if (error instanceof ColumnsError) throw optionError(error.option, error.message);
       throw error;
     }
+    if (args.action === 'replay') {
+      if (args.json) throw optionError('--json', 'applies to trace stats');
+      const { replayTrace } = await import('./trace-replay.ts');
+      return replayTrace(args, layout, signal, outputs);
+    }
+    for (const option of REPLAY_ONLY) if (args[option] !== undefined && args[option] !== false) throw optionError(`--${dashed(option)}`, 'applies to trace replay');
     const read = { maxMalformedShare: args.maxMalformed, signal };
     if (args.action === 'fit') {
       if (args.out === undefined) throw optionError('--out', 'trace fit needs the profile file to write', 'e.g. --out profiles/my-cluster.yaml');
@@ -63,6 +86,8 @@ export const trace: StampedeCommand<ArgsOf<typeof builder>> = {
     return ExitCode.Ok;
   },
 };
+
+const dashed = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** A fitted profile that does not load is stampede's bug, not the user's input: said as such (exit 70). */
 async function checkFitted(file: string, saved: boolean): Promise<void> {

@@ -2,9 +2,10 @@ import { nextTick } from 'node:process';
 import { connect, type Socket } from 'node:net';
 
 /*
- * A minimal memcached binary-protocol client connection: pipelined get / set / delete and quiet
- * multi-get (getkq… + noop), one write buffer per tick, responses parsed from a fixed 24-byte
- * header buffer with value bytes skipped, never copied.
+ * A minimal memcached binary-protocol client connection: pipelined get, the stores (set, add,
+ * replace, cas, append, prepend), delete, incr / decr, touch and quiet multi-get (getkq… + noop),
+ * one write buffer per tick, responses parsed from a fixed 24-byte header buffer with value bytes
+ * skipped, never copied; each answer's CAS unique is kept for the owner to read.
  *
  * Why not memjs (1.3.2, installed): it has no multi-key get, so a 20-key batch would be 20
  * separately tracked operations; it keeps one connection per server and hashes keys itself, which
@@ -17,12 +18,28 @@ import { connect, type Socket } from 'node:net';
 
 export const OP_GET = 0x00;
 export const OP_SET = 0x01;
+export const OP_ADD = 0x02;
+export const OP_REPLACE = 0x03;
 export const OP_DELETE = 0x04;
+export const OP_INCREMENT = 0x05;
+export const OP_DECREMENT = 0x06;
 export const OP_NOOP = 0x0a;
 export const OP_GETKQ = 0x0d;
+export const OP_APPEND = 0x0e;
+export const OP_PREPEND = 0x0f;
+export const OP_TOUCH = 0x1c;
 
 export const STATUS_OK = 0x0000;
 export const STATUS_NOT_FOUND = 0x0001;
+/** The key exists: an add's NOT_STORED, a cas whose unique no longer matches. */
+export const STATUS_EXISTS = 0x0002;
+/** An append or prepend to a key that is not there. */
+export const STATUS_NOT_STORED = 0x0005;
+/** An incr or decr of a value that is not a number. */
+export const STATUS_NON_NUMERIC = 0x0006;
+
+/** An incr / decr expiry that tells the server not to create a missing counter: it answers NOT_FOUND, as the text protocol's incr does. */
+const NO_AUTO_CREATE = 0xffffffff;
 
 const HEADER = 24;
 const WRITE_CHUNK = 64 * 1024;
@@ -33,8 +50,8 @@ const MAX_FRAME_BODY = 1024 * 1024 * 1024;
 export interface MemcachedOwner {
   /** Some of `token`'s bytes reached a connected socket (called once per operation; the owner keeps the first). */
   wired(token: number): void;
-  /** A terminal response for `token` (get/set/delete, or the noop closing a multi-get). */
-  answered(token: number, opcode: number, status: number): void;
+  /** A terminal response for `token` (a single-key operation, or the noop closing a multi-get), with the CAS unique it carries. */
+  answered(token: number, opcode: number, status: number, casHigh: number, casLow: number): void;
   /** A getkq hit for `token` (comes before its noop). */
   quietHit(token: number): void;
   /** An outstanding operation failed: errno code, "closed", "timeout" or "protocol". */
@@ -80,25 +97,42 @@ export class BinaryConnection {
   }
 
   get(token: number, key: string): void {
-    this.request(OP_GET, token, key, 0, undefined, 0, true);
+    this.request(OP_GET, token, key, 0, undefined, 0);
   }
 
   /** A quiet get: answered only on a hit; close the batch with `noop`. */
   getQuiet(token: number, key: string): void {
-    this.request(OP_GETKQ, token, key, 0, undefined, 0, false);
+    this.request(OP_GETKQ, token, key, 0, undefined, 0, 0, false);
   }
 
   noop(token: number): void {
-    this.request(OP_NOOP, token, '', 0, undefined, 0, true);
+    this.request(OP_NOOP, token, '', 0, undefined, 0);
   }
 
-  /** Sets `key` to `valueBytes` bytes of `slab` (a slice of one buffer generated at setup). */
-  set(token: number, key: string, slab: Buffer, valueBytes: number, expirySeconds: number): void {
-    this.request(OP_SET, token, key, 8, slab, Math.min(valueBytes, slab.length), true, expirySeconds);
+  /**
+   * A store (OP_SET, OP_ADD, OP_REPLACE) of `valueBytes` bytes of `slab` (one buffer generated at
+   * setup); a set with a CAS unique (not 0) is a cas: stored only while the key still has it.
+   */
+  store(opcode: number, token: number, key: string, slab: Buffer, valueBytes: number, expirySeconds: number, casHigh = 0, casLow = 0): void {
+    this.request(opcode, token, key, 8, slab, Math.min(valueBytes, slab.length), expirySeconds, true, casHigh, casLow);
+  }
+
+  /** OP_APPEND or OP_PREPEND: bytes added to a value already there (they carry no expiry). */
+  concat(opcode: number, token: number, key: string, slab: Buffer, valueBytes: number): void {
+    this.request(opcode, token, key, 0, slab, Math.min(valueBytes, slab.length));
+  }
+
+  /** OP_INCREMENT or OP_DECREMENT by 1; a missing counter is not created. */
+  counter(opcode: number, token: number, key: string): void {
+    this.request(opcode, token, key, 20, undefined, 0);
+  }
+
+  touch(token: number, key: string, expirySeconds: number): void {
+    this.request(OP_TOUCH, token, key, 4, undefined, 0, expirySeconds);
   }
 
   delete(token: number, key: string): void {
-    this.request(OP_DELETE, token, key, 0, undefined, 0, true);
+    this.request(OP_DELETE, token, key, 0, undefined, 0);
   }
 
   /** Dials now (before the run's clock starts); resolves when connected or failed, never rejects. */
@@ -140,7 +174,18 @@ export class BinaryConnection {
     this.count = 0;
   }
 
-  private request(opcode: number, token: number, key: string, extras: number, slab: Buffer | undefined, valueBytes: number, awaited: boolean, expiry = 0): void {
+  private request(
+    opcode: number,
+    token: number,
+    key: string,
+    extras: 0 | 4 | 8 | 20,
+    slab: Buffer | undefined,
+    valueBytes: number,
+    expiry = 0,
+    awaited = true,
+    casHigh = 0,
+    casLow = 0,
+  ): void {
     if (!this.socket) this.open();
     const keyMax = key.length * 3;
     this.ensure(HEADER + extras + keyMax + valueBytes);
@@ -156,11 +201,9 @@ export class BinaryConnection {
     out.writeUInt16BE(0, at + 6);
     out.writeUInt32BE(body, at + 8);
     out.writeInt32BE(token, at + 12);
-    out.fill(0, at + 16, at + 24);
-    if (extras === 8) {
-      out.writeUInt32BE(0, at + HEADER); // flags
-      out.writeUInt32BE(expiry, at + HEADER + 4);
-    }
+    out.writeUInt32BE(casHigh, at + 16);
+    out.writeUInt32BE(casLow, at + 20);
+    writeExtras(out, at + HEADER, extras, expiry);
     if (slab !== undefined && valueBytes > 0) slab.copy(out, at + HEADER + extras + keyLength, 0, valueBytes);
     this.used = at + HEADER + body;
     if (awaited) this.await(token, opcode);
@@ -268,7 +311,8 @@ export class BinaryConnection {
       if (opcode !== this.opcodes[this.head]) return this.protocolError();
       this.head = (this.head + 1) % this.ring.length;
       this.count--;
-      this.owner.answered(token, opcode, status);
+      // The CAS unique as two 32-bit halves: no BigInt per answer.
+      this.owner.answered(token, opcode, status, h.readUInt32BE(16), h.readUInt32BE(20));
     }
   }
 
@@ -287,6 +331,19 @@ export class BinaryConnection {
       this.owner.failed(token, cause);
     }
     this.head = 0;
+  }
+}
+
+/** A request's extras: a store's flags (0) and expiry, a touch's expiry, or a counter's delta 1, initial 0 and no auto-create. */
+function writeExtras(out: Buffer, at: number, extras: 0 | 4 | 8 | 20, expiry: number): void {
+  if (extras === 4) out.writeUInt32BE(expiry, at);
+  else if (extras === 8) {
+    out.writeUInt32BE(0, at);
+    out.writeUInt32BE(expiry, at + 4);
+  } else if (extras === 20) {
+    out.fill(0, at, at + 16);
+    out[at + 7] = 1;
+    out.writeUInt32BE(NO_AUTO_CREATE, at + 16);
   }
 }
 

@@ -9,17 +9,30 @@ import { primeOpenLoop } from '../prime.ts';
 import type { DriverReport, MemcachedTransportReport } from '../../recorder/driver-report.ts';
 import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
 import type { Driver, DriverOptions, RunContext } from '../types.ts';
-import { BinaryConnection, OP_DELETE, OP_GET, OP_NOOP, OP_SET, STATUS_NOT_FOUND, STATUS_OK, type MemcachedOwner } from './binary-connection.ts';
+import { operationOfKind } from '../../profile/protocols/memcached/section.ts';
+import { BinaryConnection, OP_GET, OP_NOOP, OP_SET, OP_TOUCH, STATUS_NOT_FOUND, STATUS_OK, type MemcachedOwner } from './binary-connection.ts';
+import { isRead, OPCODE_OF, OPERATION_INDEX, OperationCounts } from './operations.ts';
 import { Sharding } from './sharding.ts';
 
-/** Value bytes generated once; every set writes a prefix of it. memcached's default item limit is 1 MiB. */
+/**
+ * Value bytes generated once; every store writes a prefix of it. ASCII zeros, so a key that was
+ * set is a number an incr or decr can count on. memcached's default item limit is 1 MiB.
+ */
 const VALUE_SLAB_BYTES = 1024 * 1024 - 512;
-const OPERATION = { get: 0, set: 1, delete: 2 } as const;
+const VALUE_BYTE = 0x30;
+/**
+ * The CAS unique a cas sends for a key whose unique the driver has not seen: memcached's uniques
+ * count up from 1 and never reach it, so the server counts that cas as cas_badval (the key is
+ * there) or cas_misses (it is not), never as a store.
+ */
+const UNSEEN_UNIQUE = 0xffffffff;
 
 /**
- * The `memcached://h1:p1,h2:p2` target: get / set / delete / multi-key get over the binary
- * protocol with client-side sharding chosen by the profile. A request with a batch of keys becomes
+ * The `memcached://h1:p1,h2:p2` target: every operation of MEMCACHED_OPERATIONS over the binary
+ * protocol with client-side sharding chosen by the profile. A get with a batch of keys becomes
  * one quiet multi-get per shard it touches (getkq… noop) and completes when every shard answered.
+ * A cas carries the CAS unique of the key's last answer on this connection set (a get, a store, a
+ * counter), as a client's gets-then-cas would; a key never answered gets UNSEEN_UNIQUE.
  */
 export function createMemcachedDriver(target: MemcachedTarget, options: DriverOptions = {}): Driver {
   return { target: target.text, run: (context) => runMemcached(context, target, options) };
@@ -50,8 +63,10 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   private readonly perShard: number;
   private readonly nextOnShard: Int32Array;
   private readonly operationOfKind: Int8Array;
-  private readonly slab = Buffer.alloc(VALUE_SLAB_BYTES, 0x76);
-  /** Per slot: shard parts still unanswered, keys asked, hits so far, first failure reason. */
+  private readonly slab = Buffer.alloc(VALUE_SLAB_BYTES, VALUE_BYTE);
+  /** Per slot: its operation and key (single-key requests), shard parts still unanswered, keys asked, hits so far, first failure reason. */
+  private readonly operationOf: Int8Array;
+  private readonly keyOf: Int32Array;
   private readonly partsPending: Int32Array;
   private readonly keysAsked: Int32Array;
   private readonly hitsSoFar: Int32Array;
@@ -67,6 +82,9 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   private lastHits = 0;
   private lastMisses = 0;
   private readonly serverErrors = new Map<number, number>();
+  private readonly answers = new OperationCounts();
+  /** Per key id: the last CAS unique seen (high and low halves); empty unless a kind is sent as cas. */
+  private readonly uniques: Uint32Array;
   readonly ring: Transport['ring'];
 
   constructor(
@@ -81,11 +99,12 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     this.perShard = settings.connectionsPerShard;
     this.connections = servers.flatMap((s) => Array.from({ length: this.perShard }, () => new BinaryConnection(s.host, s.port, this)));
     this.nextOnShard = new Int32Array(servers.length);
-    this.operationOfKind = Int8Array.from(plan.kinds, (kind) => {
-      const op = settings.operations[kind] ?? (kind in OPERATION ? (kind as keyof typeof OPERATION) : 'get');
-      return OPERATION[op];
-    });
+    this.operationOfKind = Int8Array.from(plan.kinds, (kind) => OPERATION_INDEX[operationOfKind(settings.operations, kind)]);
+    const sendsCas = this.operationOfKind.includes(OPERATION_INDEX.cas);
+    this.uniques = new Uint32Array(sendsCas ? 2 * (plan.keyspace.count + plan.keyspace.hotKeys.length) : 0);
     const cap = run.inFlightCap;
+    this.operationOf = new Int8Array(cap);
+    this.keyOf = new Int32Array(cap);
     this.partsPending = new Int32Array(cap);
     this.keysAsked = new Int32Array(cap);
     this.hitsSoFar = new Int32Array(cap);
@@ -112,19 +131,17 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   submit(slot: number, request: ScheduledRequest): void {
     const op = this.operationOfKind[request.kind]!;
     const ks = this.run.schedule.plan.keyspace;
+    this.operationOf[slot] = op;
     this.hitsSoFar[slot] = 0;
     this.failure[slot] = 0;
-    this.keysAsked[slot] = op === OPERATION.get ? request.batchSize : 0;
-    if (op !== OPERATION.get || request.batchSize === 1) {
+    this.keysAsked[slot] = isRead(op) ? request.batchSize : 0;
+    if (!isRead(op) || request.batchSize === 1) {
       const keyId = request.keys[0] ?? 0;
       const shard = this.sharding.shardOf(keyId);
       this.keysByShard[shard]!++;
-      const c = this.connectionFor(shard);
+      this.keyOf[slot] = keyId;
       this.partsPending[slot] = 1;
-      const key = ks.keyName(keyId);
-      if (op === OPERATION.get) c.get(slot, key);
-      else if (op === OPERATION.set) c.set(slot, key, this.slab, request.valueSize, expiryOf(request.ttlUs));
-      else c.delete(slot, key);
+      this.send(this.connectionFor(shard), slot, op, ks.keyName(keyId), keyId, request);
       return;
     }
     // Multi-key get: one quiet get per key on its shard, then a noop per shard touched.
@@ -147,6 +164,23 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     if (parts === 0) this.run.complete(slot, 0, this.run.nowUs());
   }
 
+  /** One single-key request on its connection: its opcode, and the extras its operation carries. */
+  private send(c: BinaryConnection, slot: number, op: number, key: string, keyId: number, request: ScheduledRequest): void {
+    const opcode = OPCODE_OF[op]!;
+    if (opcode === OP_GET) c.get(slot, key);
+    else if (op === OPERATION_INDEX.cas) {
+      const high = this.uniques[2 * keyId] ?? 0;
+      const low = this.uniques[2 * keyId + 1] ?? 0;
+      const seen = high !== 0 || low !== 0;
+      c.store(OP_SET, slot, key, this.slab, request.valueSize, expiryOf(request.ttlUs), seen ? high : UNSEEN_UNIQUE, seen ? low : UNSEEN_UNIQUE);
+    } else if (op === OPERATION_INDEX.set || op === OPERATION_INDEX.add || op === OPERATION_INDEX.replace)
+      c.store(opcode, slot, key, this.slab, request.valueSize, expiryOf(request.ttlUs));
+    else if (op === OPERATION_INDEX.append || op === OPERATION_INDEX.prepend) c.concat(opcode, slot, key, this.slab, request.valueSize);
+    else if (op === OPERATION_INDEX.incr || op === OPERATION_INDEX.decr) c.counter(opcode, slot, key);
+    else if (opcode === OP_TOUCH) c.touch(slot, key, expiryOf(request.ttlUs));
+    else c.delete(slot, key);
+  }
+
   /** A request counts as sent when its first part reaches a connected socket. */
   wired(token: number): void {
     if (this.run.sentAtUs[token]! < 0) this.run.markSent(token, this.run.nowUs());
@@ -156,16 +190,22 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     this.hitsSoFar[token]!++;
   }
 
-  answered(token: number, opcode: number, status: number): void {
-    if (opcode === OP_GET) {
+  answered(token: number, opcode: number, status: number, casHigh: number, casLow: number): void {
+    if (opcode === OP_NOOP) return this.partDone(token);
+    const op = this.operationOf[token]!;
+    if (isRead(op)) {
       if (status === STATUS_OK) this.hitsSoFar[token]!++;
       else if (status !== STATUS_NOT_FOUND) this.fail(token, status);
-    } else if (opcode === OP_SET) {
-      if (status !== STATUS_OK) this.fail(token, status);
-    } else if (opcode === OP_DELETE) {
-      if (status !== STATUS_OK && status !== STATUS_NOT_FOUND) this.fail(token, status);
-    } else if (opcode !== OP_NOOP) this.fail(token, status);
+    } else if (!this.answers.answer(op, status)) this.fail(token, status);
+    if (status === STATUS_OK && this.uniques.length > 0) this.remember(this.keyOf[token]!, casHigh, casLow);
     this.partDone(token);
+  }
+
+  /** The key's CAS unique as its last answer gave it: the one its next cas sends. */
+  private remember(keyId: number, casHigh: number, casLow: number): void {
+    if (2 * keyId + 1 >= this.uniques.length) return;
+    this.uniques[2 * keyId] = casHigh;
+    this.uniques[2 * keyId + 1] = casLow;
   }
 
   failed(token: number, cause: string): void {
@@ -187,6 +227,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
       const hits = Math.min(this.hitsSoFar[slot]!, asked);
       this.hits += hits;
       this.misses += asked - hits;
+      this.answers.keys(this.operationOf[slot]!, hits, asked - hits);
     }
     this.run.complete(slot, failed, now);
   }
@@ -261,6 +302,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
       connects: this.connections.reduce((a, c) => a + c.connects, 0),
       protocolErrors: this.connections.reduce((a, c) => a + c.protocolErrors, 0),
       serverErrors: Object.fromEntries([...this.serverErrors].map(([status, n]) => [`0x${status.toString(16).padStart(4, '0')}`, n])),
+      operations: this.answers.toJSON(),
     };
   }
 

@@ -56,7 +56,6 @@ export function fitProfileOf(trace: string, stats: TraceStats, statistics: Trace
     },
     ...clientsOf(stats),
     production: productionOf(stats),
-    ...(Object.keys(mix.operations).length > 0 && { memcached: { operations: mix.operations } }),
     topology: lookasideTopology(stats.keys.distinct),
   };
   return { profile, ...(popularity.kind === 'empirical' && { keysCsv: popularity.csv }), notes };

@@ -5,8 +5,8 @@ import type { SizeHistogram } from '../size-histogram.ts';
 /*
  * The trace's operation mix as the profile's: a kind per operation, weighted by its share, each
  * write carrying the value sizes that operation carried in the trace (an empirical distribution of
- * 32 equal-count groups, which keeps the mean) and the TTLs it set. The memcached driver speaks get, set and delete:
- * the other operations map onto the nearest of them, and the fit says which.
+ * 32 equal-count groups, which keeps the mean) and the TTLs it set. Each kind is named after its
+ * operation, which the memcached driver sends as it is (add as add, cas as cas): no mapping needed.
  */
 
 export interface FittedMix {
@@ -16,17 +16,12 @@ export interface FittedMix {
     valueSize?: { type: 'empirical'; values: { value: number; weight: number }[] };
     ttl?: string | { type: 'empirical'; values: { value: string; weight: number }[] };
   }[];
-  /** memcached.operations for the kinds that are not get, set or delete. */
-  operations: Record<string, 'get' | 'set' | 'delete'>;
   notes: string[];
 }
 
 const SIZE_GROUPS = 32;
-const SPOKEN = new Set(['get', 'set', 'delete']);
-
 export function fitMix(shares: Record<string, number>, sizesByOperation: readonly SizeHistogram[], ttlsByOperation: readonly Map<number, number>[]): FittedMix {
   const mix: FittedMix['mix'] = [];
-  const operations: FittedMix['operations'] = {};
   const notes: string[] = [];
   const skipped: string[] = [];
   for (const [name, share] of Object.entries(shares)) {
@@ -39,12 +34,9 @@ export function fitMix(shares: Record<string, number>, sizesByOperation: readonl
     const write = isWrite(operation);
     const ttl = write ? ttlOf(ttlsByOperation[operation]!) : undefined;
     mix.push({ kind: name, weight: Math.max(0.0001, roundTo(share, 4)), ...(write && sizes.total > 0 && { valueSize: empiricalSizes(sizes) }), ...(ttl !== undefined && { ttl }) });
-    if (!SPOKEN.has(name)) operations[name] = write ? 'set' : 'get';
   }
-  const mapped = Object.entries(operations);
-  if (mapped.length > 0) notes.push(`sent to memcached as ${mapped.map(([kind, op]) => `${kind} → ${op}`).join(', ')}: the driver speaks get, set and delete`);
   if (skipped.length > 0) notes.push(`left out: operations the cache-trace format does not name: ${skipped.join(', ')}`);
-  return { mix, operations, notes };
+  return { mix, notes };
 }
 
 /** TTLs kept per kind: the most common; the rest (a long tail of odd values) share their weight. */

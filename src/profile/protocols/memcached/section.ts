@@ -4,6 +4,18 @@ import { duration } from '../../units.ts';
 
 /* The profile's `memcached:` section: sharding and connections. */
 
+/**
+ * The operations the memcached driver sends, by the names a profile's `memcached.operations` and a
+ * kind named after one use (gets is get: the binary protocol's get always returns the CAS unique).
+ */
+export const MEMCACHED_OPERATIONS = ['get', 'gets', 'set', 'add', 'replace', 'cas', 'append', 'prepend', 'delete', 'incr', 'decr', 'touch'] as const;
+export type MemcachedOperation = (typeof MEMCACHED_OPERATIONS)[number];
+
+/** The operation a kind of the mix is sent as: its `operations` entry, else the operation it is named after, else get. */
+export function operationOfKind(operations: Readonly<Record<string, MemcachedOperation>>, kind: string): MemcachedOperation {
+  return operations[kind] ?? MEMCACHED_OPERATIONS.find((op) => op === kind) ?? 'get';
+}
+
 export const MemcachedTargetSchema = z
   .strictObject({
     hash: z
@@ -15,9 +27,11 @@ export const MemcachedTargetSchema = z
     timeout: duration.default(1_000_000).meta({ description: 'Per operation, from its write.' }),
     inFlightCap: z.number().int().min(1).default(10_000).meta({ description: 'Most requests in flight; a request due beyond it is dropped.' }),
     operations: z
-      .record(z.string(), z.enum(['get', 'set', 'delete']))
+      .record(z.string(), z.enum(MEMCACHED_OPERATIONS))
       .default({})
-      .meta({ description: 'Operation per kind of the mix; kinds named get, set or delete need no entry. A get with a batch > 1 is a multi-key get.' }),
+      .meta({
+        description: `Operation per kind of the mix (${MEMCACHED_OPERATIONS.join(', ')}); a kind named after one needs no entry, any other kind is a get. A get with a batch > 1 is a multi-key get.`,
+      }),
   })
   .meta({ description: 'How the mix becomes memcached operations when the target is memcached://host:port[,host:port…].' });
 
