@@ -2,7 +2,9 @@ import type { HttpSettings } from '../../profile/protocols/http/section.ts';
 import type { HttpTarget } from '../../profile/protocols/http/spec.ts';
 import type { Profile } from '../../profile/types.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
-import { dialBeforeStart, OpenLoopRun, openLoopOptions, type Transport } from '../open-loop.ts';
+import { OpenLoopRun, openLoopOptions } from '../open-loop.ts';
+import { dialBeforeStart } from '../start-barrier.ts';
+import type { Transport, TransportRun } from '../transport.ts';
 import { primeOpenLoop } from '../prime.ts';
 import type { DriverReport, HttpTransportReport } from '../../recorder/driver-report.ts';
 import type { GaugeSpec } from '../../recorder/gauges.ts';
@@ -66,7 +68,7 @@ class HttpTransport implements Transport, ConnectionOwner {
   private readonly connectionGauges = new ConnectionGauges();
 
   constructor(
-    private readonly run: OpenLoopRun,
+    private readonly run: TransportRun,
     profile: Profile,
     settings: HttpSettings,
     target: HttpTarget,

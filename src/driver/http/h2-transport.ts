@@ -3,7 +3,8 @@ import type { Profile } from '../../profile/types.ts';
 import type { HttpTransportReport } from '../../recorder/driver-report.ts';
 import type { GaugeSpec } from '../../recorder/gauges.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
-import { dialBeforeStart, type OpenLoopRun, type Transport } from '../open-loop.ts';
+import { dialBeforeStart } from '../start-barrier.ts';
+import type { Transport, TransportRun } from '../transport.ts';
 import { H2Connection, type H2ConnectionOwner } from './h2-connection.ts';
 import type { H2Session } from './h2-session.ts';
 import { H2RequestTemplate } from './h2-template.ts';
@@ -47,7 +48,7 @@ export class H2Transport implements Transport, H2ConnectionOwner {
   private readonly dialer: Dialer;
 
   constructor(
-    private readonly run: OpenLoopRun,
+    private readonly run: TransportRun,
     profile: Profile,
     target: HttpTarget,
     private readonly tls: TlsMaterial | undefined,
