@@ -137,6 +137,8 @@ export class OpenLoopRun implements TransportRun, PacerSink {
     const endUs = this.nowUs();
     // Intervals that ended by now are closed while the connections are still there to be counted.
     this.recorder.advanceTo(endUs);
+    // The measured window ends here: closing sockets, the timeline's commands and the files written
+    // after are not the run's, and the last interval, flushed later, must not be charged with them.
     this.health.stop();
     transport.close(this.unfinishedReason);
     const extended = await extension?.finish(interrupted);

@@ -36,7 +36,7 @@ export class RunHealth {
   private warmupUs = 0;
 
   constructor(
-    readonly monitor: SenderMonitor,
+    private readonly monitor: SenderMonitor,
     private readonly slots: SlotTable,
   ) {}
 
