@@ -2,7 +2,8 @@ import { GeneratorMonitor } from '../generator/health.ts';
 import type { HttpTransportReport } from '../recorder/driver-report.ts';
 import { RunRecorder } from '../recorder/run-recorder.ts';
 import type { Plan, Schedule, ScheduledRequest } from '../schedule/types.ts';
-import { OpenLoopRun, type Transport } from './open-loop.ts';
+import { OpenLoopRun } from './open-loop.ts';
+import type { Transport, TransportRun } from './transport.ts';
 import type { RunContext } from './types.ts';
 import { VirtualClock } from './virtual-clock.ts';
 
@@ -76,7 +77,7 @@ class PrimingTransport implements Transport {
   readonly gaugeSpecs = [];
 
   constructor(
-    private readonly run: OpenLoopRun,
+    private readonly run: TransportRun,
     private readonly failure: number,
   ) {}
 

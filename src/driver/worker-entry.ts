@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createDriver } from './index.ts';
-import type { RawGeneratorHealth } from './open-loop.ts';
+import type { RawGeneratorHealth } from './run-health.ts';
 import type { DriverReport } from '../recorder/driver-report.ts';
 import type { Profile } from '../profile/types.ts';
 import { parseTarget } from '../profile/protocols/registry.ts';

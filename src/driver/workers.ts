@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { RunStartError } from './errors.ts';
 import { untilEpoch } from './start-at.ts';
 import { WHOLE } from '../schedule/segment.ts';
-import type { RawGeneratorHealth } from './open-loop.ts';
+import type { RawGeneratorHealth } from './run-health.ts';
 import type { Driver, RunContext } from './types.ts';
 import { mergeTransportReports } from '../profile/protocols/registry.ts';
 import type { DriverReport } from '../recorder/driver-report.ts';

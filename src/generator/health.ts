@@ -21,6 +21,20 @@ export const GENERATOR_GAUGES = {
   lagMaxMs: defineGauge('generatorLagMaxMs', 'ms', 'generator', 'worst event-loop lag of the sending thread over the interval'),
 } as const;
 
+/** How a monitor reads its process: CPU time of every thread (user + system, µs) and monotonic ms. */
+export interface ProcessReadings {
+  cpuUs(): number;
+  nowMs(): number;
+}
+
+const processReadings: ProcessReadings = {
+  cpuUs: () => {
+    const usage = cpuUsage();
+    return usage.user + usage.system;
+  },
+  nowMs: () => performance.now(),
+};
+
 /**
  * Watches the sending process itself: event-loop lag, CPU, and how late requests left. One per
  * thread that sends (the main thread, or each worker). Per-interval figures feed the recorder's
@@ -35,10 +49,16 @@ export class GeneratorMonitor {
   readonly sendLateness: Histogram = newHistogram();
   /** Pacer wake-up − intended send, µs: only the generator's own slip (timer granularity, a busy loop). */
   readonly dispatchLateness: Histogram = newHistogram();
-  private startCpu = cpuUsage();
-  private startMs = performance.now();
-  private lastCpu = cpuUsage();
-  private lastSampleMs = performance.now();
+  private startCpuUs: number;
+  private startMs: number;
+  private lastCpuUs: number;
+  private lastSampleMs: number;
+  /**
+   * The readings when the measured window ended (stop): an interval closed after it (the run's
+   * last, flushed once the drain, the report and the files are written) ends there too. Process-wide
+   * CPU keeps counting the threads that write files, and read past the end it showed over one core.
+   */
+  private end: { cpuUs: number; ms: number } | undefined;
   private stoppedCpuFraction: number | undefined;
   /** Intervals closing after this (ms, performance.now()) are measured ones: the warm-up is over. */
   private measuredFromMs = 0;
@@ -48,13 +68,20 @@ export class GeneratorMonitor {
    */
   private peakCpuFraction: number | undefined;
 
+  /** `readings`: the real process by default; tests pass their own. */
+  constructor(private readonly readings: ProcessReadings = processReadings) {
+    this.startCpuUs = this.lastCpuUs = readings.cpuUs();
+    this.startMs = this.lastSampleMs = readings.nowMs();
+  }
+
   /**
    * The run's clock starts: CPU and lag from here on (connecting is not the run); intervals that
    * end after `warmupUs` are measured.
    */
   start(warmupUs = 0): void {
-    this.startCpu = this.lastCpu = cpuUsage();
-    this.startMs = this.lastSampleMs = performance.now();
+    this.startCpuUs = this.lastCpuUs = this.readings.cpuUs();
+    this.startMs = this.lastSampleMs = this.readings.nowMs();
+    this.end = undefined;
     this.measuredFromMs = this.startMs + warmupUs / 1000;
     this.peakCpuFraction = undefined;
     this.runLag.enable();
@@ -63,26 +90,28 @@ export class GeneratorMonitor {
 
   /** Gauges for the interval just closed; called once per interval (allocates one small object). */
   sampleGauges(into: Record<string, number>): void {
-    const nowMs = performance.now();
-    const cpu = cpuUsage(this.lastCpu);
+    const nowMs = this.end?.ms ?? this.readings.nowMs();
+    const cpuUs = this.end?.cpuUs ?? this.readings.cpuUs();
     const wallMs = nowMs - this.lastSampleMs;
-    const fraction = wallMs > 0 ? (cpu.user + cpu.system) / 1000 / wallMs : 0;
+    const fraction = wallMs > 0 ? (cpuUs - this.lastCpuUs) / 1000 / wallMs : 0;
     into[gaugeKey(GENERATOR_GAUGES.cpu)] = roundTo(fraction, 3);
     // An interval straddling the warm-up's end (timer slip) is half measured: it counts.
     if (nowMs > this.measuredFromMs + wallMs / 2) this.peakCpuFraction = Math.max(this.peakCpuFraction ?? 0, fraction);
     into[gaugeKey(GENERATOR_GAUGES.lagMs)] = this.intervalLag.count > 0 ? roundTo(lagMs(this.intervalLag.mean), 3) : 0;
     into[gaugeKey(GENERATOR_GAUGES.lagMaxMs)] = this.intervalLag.count > 0 ? roundTo(lagMs(this.intervalLag.max), 3) : 0;
     this.intervalLag.reset();
-    this.lastCpu = cpuUsage();
+    this.lastCpuUs = cpuUs;
     this.lastSampleMs = nowMs;
   }
 
+  /** The measured window ends: the run-long figures, and any interval closed from now on, stop here. */
   stop(): void {
     this.runLag.disable();
     this.intervalLag.disable();
-    const cpu = cpuUsage(this.startCpu);
-    const wallMs = performance.now() - this.startMs;
-    this.stoppedCpuFraction = wallMs > 0 ? (cpu.user + cpu.system) / 1000 / wallMs : 0;
+    const end = { cpuUs: this.readings.cpuUs(), ms: this.readings.nowMs() };
+    this.end = end;
+    const wallMs = end.ms - this.startMs;
+    this.stoppedCpuFraction = wallMs > 0 ? (end.cpuUs - this.startCpuUs) / 1000 / wallMs : 0;
   }
 
   /** Raw figures for merging across workers. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { OpenLoopRun, type OpenLoopOptions, type SenderMonitor, type Transport } from '../../src/driver/open-loop.ts';
+import { OpenLoopRun, type OpenLoopOptions } from '../../src/driver/open-loop.ts';
+import type { SenderMonitor } from '../../src/driver/run-health.ts';
+import type { Transport } from '../../src/driver/transport.ts';
 import { judgeGenerator } from '../../src/analysis/generator.ts';
 import type { DriverReport, HttpTransportReport } from '../../src/recorder/driver-report.ts';
 import type { GaugeSpec } from '../../src/recorder/gauges.ts';

@@ -1,17 +1,16 @@
 import type { HttpTarget } from '../../profile/protocols/http/spec.ts';
 import type { Profile } from '../../profile/types.ts';
 import type { HttpTransportReport } from '../../recorder/driver-report.ts';
-import type { GaugeSpec } from '../../recorder/gauges.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
-import { dialBeforeStart, type OpenLoopRun, type Transport } from '../open-loop.ts';
+import type { TransportRun } from '../transport.ts';
 import { H2Connection, type H2ConnectionOwner } from './h2-connection.ts';
 import type { H2Session } from './h2-session.ts';
 import { H2RequestTemplate } from './h2-template.ts';
-import { ConnectionGauges, ConnectionPicker, httpTransportReport, maxValueBytes } from './http-common.ts';
-import { HttpOutcomes, withDialFailure } from './outcomes.ts';
+import { maxValueBytes } from './http-common.ts';
+import { HttpPoolTransport } from './pool-transport.ts';
 import type { StatsPoller } from './stats-poller.ts';
 import { valueSlab } from './template.ts';
-import { tcpDialer, tlsDialer, type Dialer, type TlsMaterial } from './tls.ts';
+import type { TlsMaterial } from './tls.ts';
 
 /**
  * Open-loop HTTP/2 (`http.http2`): h2 over TLS, negotiated by ALPN, for https://; h2c with prior
@@ -21,11 +20,8 @@ import { tcpDialer, tlsDialer, type Dialer, type TlsMaterial } from './tls.ts';
  * as waiting for a connection, exactly as with HTTP/1.1. A stream that times out is cancelled
  * alone (RST_STREAM); the session and its other streams carry on.
  */
-export class H2Transport implements Transport, H2ConnectionOwner {
-  private readonly connections: H2Connection[];
+export class H2Transport extends HttpPoolTransport<H2Connection> implements H2ConnectionOwner {
   private readonly templates: H2RequestTemplate[];
-  private readonly outcomes: HttpOutcomes;
-  private readonly timeoutUs: number;
   /** Per slot: its stream's session (undefined when none), stream id, connection, status so far, and the request's path and body until it starts. */
   private readonly sessionOf: (H2Session | undefined)[];
   private readonly streamOf: Int32Array;
@@ -37,23 +33,10 @@ export class H2Transport implements Transport, H2ConnectionOwner {
   private readonly open: Int32Array;
   private readonly openIndex: Int32Array;
   private openCount = 0;
-  /** Requests waiting for a free stream, FIFO ring of slots. */
-  private readonly backlog: Int32Array;
-  private backlogHead = 0;
-  private backlogCount = 0;
-  private readonly picker: ConnectionPicker<H2Connection>;
-  private connectionWaits = 0;
-  private readonly connectionGauges = new ConnectionGauges();
-  private readonly dialer: Dialer;
 
-  constructor(
-    private readonly run: OpenLoopRun,
-    profile: Profile,
-    target: HttpTarget,
-    private readonly tls: TlsMaterial | undefined,
-    private readonly stats: StatsPoller | undefined,
-  ) {
+  constructor(run: TransportRun, profile: Profile, target: HttpTarget, tls: TlsMaterial | undefined, stats: StatsPoller | undefined) {
     const settings = profile.http;
+    super(run, target, settings, ['h2'], tls, stats);
     const plan = run.schedule.plan;
     const source = { keyspace: plan.keyspace, names: { clients: plan.clients.map((c) => c.name), kinds: plan.kinds }, valueSlab: valueSlab(maxValueBytes(profile)) };
     this.templates = plan.kinds.map((kind) => new H2RequestTemplate(settings.requests[kind] ?? settings.requests.default, target.tls, source));
@@ -66,51 +49,31 @@ export class H2Transport implements Transport, H2ConnectionOwner {
     this.bodyOf = new Array(cap).fill(undefined);
     this.open = new Int32Array(cap);
     this.openIndex = new Int32Array(cap);
-    this.backlog = new Int32Array(cap);
-    this.timeoutUs = settings.timeout;
-    this.outcomes = new HttpOutcomes(run);
-    this.dialer = tls ? tlsDialer(target.host, target.port, tls, ['h2']) : tcpDialer(target.host, target.port);
-    this.connections = Array.from({ length: settings.connections }, (_, i) => new H2Connection(i, this.dialer, target.url.host, settings.pipelining, this, this.statusOf));
-    this.picker = new ConnectionPicker(this.connections);
+    for (let i = 0; i < settings.connections; i++) this.connections.push(new H2Connection(i, this.dialer, target.url.host, settings.pipelining, this, this.statusOf));
   }
 
-  async prepare(): Promise<void> {
-    try {
-      await dialBeforeStart(this.connections);
-    } catch (error) {
-      throw withDialFailure(error, this.dialer.lastError);
-    }
-  }
-
-  beginBatch(): void {
-    this.picker.beginBatch();
-  }
-
-  submit(slot: number, request: ScheduledRequest): void {
+  protected hold(slot: number, request: ScheduledRequest): void {
     const template = this.templates[request.kind]!;
     this.pathOf[slot] = template.path(request);
     this.bodyOf[slot] = template.body(request);
-    const connection = this.picker.withRoom();
-    if (connection) this.start(connection, slot);
-    else {
-      this.backlog[(this.backlogHead + this.backlogCount) % this.backlog.length] = slot;
-      this.backlogCount++;
-      this.connectionWaits++;
-    }
   }
 
   /** Opens slot's stream on `connection` (the caller checked `hasRoom`). */
-  private start(connection: H2Connection, slot: number): void {
+  protected start(connection: H2Connection, slot: number): void {
     const template = this.templates[this.run.kind[slot]!]!;
     const session = connection.open();
     this.streamOf[slot] = session.request(slot, template.pseudo, this.pathOf[slot]!, template.fields, this.bodyOf[slot]);
-    this.pathOf[slot] = '';
-    this.bodyOf[slot] = undefined;
+    this.forget(slot);
     this.sessionOf[slot] = session;
     this.connectionOf[slot] = connection.index;
     this.openIndex[slot] = this.openCount;
     this.open[this.openCount++] = slot;
     if (connection.connected) this.run.markSent(slot, this.run.nowUs());
+  }
+
+  protected forget(slot: number): void {
+    this.pathOf[slot] = '';
+    this.bodyOf[slot] = undefined;
   }
 
   responded(slot: number, status: number): void {
@@ -149,17 +112,8 @@ export class H2Transport implements Transport, H2ConnectionOwner {
     return connection;
   }
 
-  /** A stream ended: move waiting requests onto the connection, oldest first. */
-  private freed(connection: H2Connection): void {
-    while (this.backlogCount > 0 && connection.hasRoom) {
-      const slot = this.backlog[this.backlogHead]!;
-      this.backlogHead = (this.backlogHead + 1) % this.backlog.length;
-      this.backlogCount--;
-      this.start(connection, slot);
-    }
-  }
-
-  tick(nowUs: number): void {
+  /** A stream that timed out is cancelled alone; its session and the other streams carry on. */
+  protected expire(nowUs: number): void {
     // Backwards: settle moves the last open slot into the place of the one removed.
     for (let i = this.openCount - 1; i >= 0; i--) {
       if (i >= this.openCount) continue;
@@ -171,47 +125,20 @@ export class H2Transport implements Transport, H2ConnectionOwner {
       this.outcomes.failed(slot, 'timeout');
       this.freed(connection);
     }
-    // A backlog with every session closed (all failed at once) restarts here.
-    if (this.backlogCount > 0) for (const c of this.connections) this.freed(c);
   }
 
-  close(reason: number): void {
-    const now = this.run.nowUs();
-    while (this.backlogCount > 0) {
-      const slot = this.backlog[this.backlogHead]!;
-      this.backlogHead = (this.backlogHead + 1) % this.backlog.length;
-      this.backlogCount--;
-      this.pathOf[slot] = '';
-      this.bodyOf[slot] = undefined;
-      this.run.complete(slot, reason, now);
-    }
+  protected closeConnections(reason: number, nowUs: number): void {
     // Streams still open end as `unfinished`, not as the cancellation closing them causes.
     while (this.openCount > 0) {
       const slot = this.open[this.openCount - 1]!;
       this.settle(slot);
-      this.run.complete(slot, reason, now);
+      this.run.complete(slot, reason, nowUs);
     }
     for (const c of this.connections) c.destroy();
   }
 
-  gauges(into: Record<string, number>): void {
-    this.connectionGauges.write(into, this.connections, this.backlogCount);
-    this.stats?.gauges(into);
-  }
-
-  get gaugeSpecs(): readonly GaugeSpec[] {
-    return this.connectionGauges.specs;
-  }
-
-  report(): HttpTransportReport {
+  override report(): HttpTransportReport {
     const advertised = this.connections.map((c) => c.serverMaxStreams).filter((n) => n !== undefined);
-    return {
-      ...httpTransportReport(this.connections, this.outcomes, this.tls),
-      http2: { serverMaxConcurrentStreams: advertised.length > 0 ? Math.min(...advertised) : null },
-    };
-  }
-
-  waitedForConnection(): number {
-    return this.connectionWaits;
+    return { ...super.report(), http2: { serverMaxConcurrentStreams: advertised.length > 0 ? Math.min(...advertised) : null } };
   }
 }

@@ -1,5 +1,5 @@
 import { RunStartError } from '../errors.ts';
-import { SOCKET_CAUSES, type OpenLoopRun } from '../open-loop.ts';
+import { SOCKET_CAUSES, type TransportRun } from '../transport.ts';
 import { tlsFailureReason } from './tls.ts';
 
 /** Connection failure causes as outcome reasons; a TLS failure is `tls_error`, anything else `socket_error`. */
@@ -24,7 +24,7 @@ export class HttpOutcomes {
   private readonly reasonByCause = new Map<string, number>();
   private readonly statusCounts = new Map<number, number>();
 
-  constructor(private readonly run: OpenLoopRun) {
+  constructor(private readonly run: TransportRun) {
     const recorder = run.recorder;
     // Indexed by status / 100 (only 200–599 reach here: 1xx are interim or a protocol error).
     this.reasonByStatusClass = [0, 0, 0, 0, recorder.reason('status_4xx'), recorder.reason('status_5xx')];

@@ -4,7 +4,9 @@ import type { ServerAddress } from '../../profile/protocols/address.ts';
 import type { MemcachedTarget } from '../../profile/protocols/memcached/spec.ts';
 import { hitRatioOf, shardLoad } from '../../profile/protocols/sharded.ts';
 import { RunStartError } from '../errors.ts';
-import { dialBeforeStart, OpenLoopRun, openLoopOptions, SOCKET_CAUSES, type Transport } from '../open-loop.ts';
+import { OpenLoopRun, openLoopOptions } from '../open-loop.ts';
+import { dialBeforeStart } from '../start-barrier.ts';
+import { SOCKET_CAUSES, type Transport, type TransportRun } from '../transport.ts';
 import { primeOpenLoop } from '../prime.ts';
 import type { DriverReport, MemcachedTransportReport } from '../../recorder/driver-report.ts';
 import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
@@ -88,7 +90,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   readonly ring: Transport['ring'];
 
   constructor(
-    private readonly run: OpenLoopRun,
+    private readonly run: TransportRun,
     settings: MemcachedSettings,
     servers: ServerAddress[],
     added: number,
