@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/cli/exit-codes.ts';
 import { PROTOCOLS } from '../../src/profile/protocols/registry.ts';
 import { repoRoot } from '../helpers/cli.ts';
 
@@ -31,6 +32,17 @@ describe('the README', () => {
     const first = README.split('\n\n')[1]!;
     expect(first).not.toMatch(/later versions|come later/);
     for (const protocol of PROTOCOLS.filter((p) => p.schemes.length > 0)) expect(first.toLowerCase(), protocol.name).toContain(protocol.name);
+  });
+
+  it('names every exit code the CLI has (docs/commands.md has the table)', () => {
+    const commands = README.slice(README.indexOf('## Commands'), README.indexOf('## The docs'));
+    for (const code of Object.values(ExitCode)) expect(commands, `exit code ${code}`).toContain(`\`${code}\``);
+  });
+
+  it('draws the pipeline as docs/architecture.md does', () => {
+    const diagram = (text: string) => /^```\n(profile\.yaml[\s\S]*?)^```$/m.exec(text)?.[1];
+    expect(diagram(README)).toBeDefined();
+    expect(diagram(README)).toBe(diagram(readFileSync(join(repoRoot, 'docs/architecture.md'), 'utf8')));
   });
 
   it('maps every page of docs/, one line each', () => {
