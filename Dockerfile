@@ -1,4 +1,4 @@
-# The stampede image `stampede k8s` runs in each pod (README "Scale out"):
+# The stampede image `stampede k8s` runs in each pod (docs/scale-out.md):
 #   docker build -t registry.example/stampede:0.1.0 . && docker push registry.example/stampede:0.1.0
 # Built from this package's sources: npm ci, npm run build, then only the runtime dependencies are kept.
 # Node 24 LTS, in support to April 2028 (Node 20's support ended in April 2026, 22's ends in April

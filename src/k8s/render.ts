@@ -85,7 +85,7 @@ function applyLines(manifest: JobManifest, notes: ManifestNotes): string[] {
     `  kubectl cp ${names.collector}:${runFolder(name, '$RUN')} ./${name}-$RUN`,
     `  stampede merge ./${name}-$RUN/segment-* --out reports/${name}`,
     `  kubectl delete pod/${names.collector}`,
-    `The image: docker build -t IMAGE . in the stampede package (its Dockerfile); see README "Scale out". The profile is read at ${PROFILE_DIR}.`,
+    `The image: docker build -t IMAGE . in the stampede package (its Dockerfile); see docs/scale-out.md. The profile is read at ${PROFILE_DIR}.`,
   ];
 }
 

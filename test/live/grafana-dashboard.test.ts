@@ -114,7 +114,7 @@ describe('docs/grafana-dashboard.json', () => {
         for (const [selector] of expr.matchAll(/\{[^}]*\}/g)) for (const label of ['job', 'instance', 'run']) expect(selector, expr).toContain(`${label}=~"$${label}"`);
   });
 
-  it('has the panels the README promises', () => {
+  it('has the panels docs/live.md promises', () => {
     const titles = dashboard.panels.map((p) => p.title);
     for (const t of [
       'Requests by outcome',

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { readFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -39,9 +39,16 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 describe('the packed tarball', () => {
   it('ships the compiled package and none of the sources or tests', () => {
     const files = readdirSync(installed);
-    expect(files).toEqual(expect.arrayContaining(['dist', 'bin', 'profiles', 'LICENSE', 'README.md', 'package.json']));
+    expect(files).toEqual(expect.arrayContaining(['dist', 'bin', 'profiles', 'LICENSE', 'README.md', 'docs', 'package.json']));
     expect(files).not.toContain('src');
     expect(files).not.toContain('test');
+  });
+
+  it('ships every page the README links into docs/', () => {
+    const readme = readFileSync(join(installed, 'README.md'), 'utf8');
+    const pages = [...readme.matchAll(/\]\((docs\/[^)#\s]+)/g)].map((m) => m[1]!);
+    expect(pages.length).toBeGreaterThanOrEqual(10);
+    for (const page of pages) expect(existsSync(join(installed, page)), page).toBe(true);
   });
 
   it('stampede --version prints the package version', () => {

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.ts';
+import { docPage } from '../helpers/docs.ts';
 
 /*
- * The README's nightly recipe, run as written: its `nightly.sh` block, word for word, three nights
+ * The nightly recipe of docs/ci-and-nightly.md, run as written: its `nightly.sh` block, word for word, three nights
  * in a row in one folder, on the model. Only the machine around it is staged: `date` answers the
  * night's date, `npx stampede` is the development CLI, and short steps come from STAMPEDE_STEP and
  * STAMPEDE_WARMUP (the job-wide environment a CI would set). Night 2 deploys a build with fewer
@@ -14,15 +15,16 @@ import { repoRoot } from '../helpers/cli.ts';
  * timeout would.
  */
 
-const README = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+const PAGE = docPage('docs/ci-and-nightly.md');
 
 /** The ```sh block right after "`nightly.sh`:". */
 function nightlyScript(): string {
-  const at = README.indexOf('`nightly.sh`:');
-  const start = README.indexOf('```sh\n', at);
-  const end = README.indexOf('\n```\n', start);
-  if (at < 0 || start < 0 || end < 0) throw new Error('README.md: no ```sh block after `nightly.sh`:');
-  return README.slice(start + '```sh\n'.length, end + 1);
+  const text = PAGE.text;
+  const at = text.indexOf('`nightly.sh`:');
+  const start = text.indexOf('```sh\n', at);
+  const end = text.indexOf('\n```\n', start);
+  if (at < 0 || start < 0 || end < 0) throw new Error(`${PAGE.file}: no \`\`\`sh block after \`nightly.sh\`:`);
+  return text.slice(start + '```sh\n'.length, end + 1);
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'stampede-nightly-'));
@@ -78,7 +80,7 @@ const nightly = (...path: string[]) => join(cwd, 'reports', 'nightly', ...path);
 const trend = (file: string) => readFileSync(join(cwd, 'reports', 'nightly-trend', file), 'utf8');
 const badges = () => [...trend('history.html').matchAll(/<span class="verdict ([\w-]+)">([^<]*)<\/span>/g)].map((m) => m[2]);
 
-describe('the README’s nightly recipe, three nights as written', { timeout: 600_000 }, () => {
+describe('the docs’ nightly recipe, three nights as written', { timeout: 600_000 }, () => {
   it('a good night, a regressed one, a cut-short one: each with its exit code, compare’s words and history’s badge', async () => {
     stage();
     expect(nightlyScript()).toMatch(/^#!\/bin\/sh\n/);

@@ -1,29 +1,31 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.ts';
+import { docPages } from '../helpers/docs.ts';
 
 /*
- * The README is executed: every `npx stampede …` it shows — in ```sh blocks, in inline code with
- * the exit code it states, and the fix column of the shipped-profiles table — runs as written (in
- * a scratch folder, so run folders land there), and its exit code must be the one the README
- * states next to it. Only blocks marked `<!-- long: why -->` are skipped.
+ * The README and the docs/ pages are executed: every `npx stampede …` they show — in ```sh blocks,
+ * in inline code with the exit code it states, and the fix column of the shipped-profiles table
+ * (docs/profiles.md) — runs as written (in a scratch folder, so run folders land there), and its
+ * exit code must be the one the page states next to it. Only blocks marked `<!-- long: why -->`
+ * are skipped.
  */
 
 interface ReadmeCommand {
   command: string;
   exit: number;
-  /** Where in the README it is shown, for the failure message. */
+  /** Where it is shown (`docs/k6.md:40`), for the failure message. */
   where: string;
 }
 
-const README = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+const PAGES = docPages();
 const STAMPEDE = /^(?:npm ci && )?npx stampede\s/;
 
 /** Commands of ```sh blocks: `# exit N` at the end of a line states its code (default 0). */
-function blockCommands(markdown: string): ReadmeCommand[] {
+function blockCommands(markdown: string, file = 'README.md'): ReadmeCommand[] {
   const out: ReadmeCommand[] = [];
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -33,26 +35,26 @@ function blockCommands(markdown: string): ReadmeCommand[] {
       const line = lines[i]!;
       if (long || !STAMPEDE.test(line)) continue;
       const stated = /#\s*exit (\d+)\s*$/.exec(line);
-      out.push({ command: line.replace(/\s+#.*$/, '').replace(/^npm ci && /, ''), exit: stated ? Number(stated[1]) : 0, where: `README.md:${i + 1}` });
+      out.push({ command: line.replace(/\s+#.*$/, '').replace(/^npm ci && /, ''), exit: stated ? Number(stated[1]) : 0, where: `${file}:${i + 1}` });
     }
   }
   return out;
 }
 
 /** Inline `npx stampede …` code spans whose sentence states "(exit code N" within the next line. */
-function inlineCommands(markdown: string): ReadmeCommand[] {
+function inlineCommands(markdown: string, file = 'README.md'): ReadmeCommand[] {
   const out: ReadmeCommand[] = [];
   for (const match of markdown.matchAll(/`(npx stampede [^`]+)`([^`]{0,120})/g)) {
     const stated = /\(exit code (\d+)/.exec(match[2]!);
     if (!stated || match[1]!.includes('<')) continue;
     const line = markdown.slice(0, match.index).split('\n').length;
-    out.push({ command: match[1]!, exit: Number(stated[1]), where: `README.md:${line}` });
+    out.push({ command: match[1]!, exit: Number(stated[1]), where: `${file}:${line}` });
   }
   return out;
 }
 
 /** The shipped-profiles table: each profile as shipped, and with its fix, against "as shipped → with the fix". */
-function fixTableCommands(markdown: string): ReadmeCommand[] {
+function fixTableCommands(markdown: string, file = 'README.md'): ReadmeCommand[] {
   const out: ReadmeCommand[] = [];
   const lines = markdown.split('\n');
   lines.forEach((line, i) => {
@@ -60,7 +62,7 @@ function fixTableCommands(markdown: string): ReadmeCommand[] {
     const profile = /^`([\w-]+\.yaml)`$/.exec(cells[1] ?? '')?.[1];
     const exits = /^(\d)(?: → (\d))?$/.exec(cells[4] ?? '');
     if (!profile || !exits) return;
-    const where = `README.md:${i + 1}`;
+    const where = `${file}:${i + 1}`;
     out.push({ command: `npx stampede run profiles/${profile}`, exit: Number(exits[1]), where });
     const fix = /^`(--set [^`]+)`/.exec(cells[3] ?? '')?.[1];
     if (exits[2] !== undefined) {
@@ -104,20 +106,28 @@ function runShell(command: string, cwd: string): Promise<{ code: number | null; 
   });
 }
 
-describe('the README, executed', () => {
-  const commands = [...blockCommands(README), ...inlineCommands(README), ...fixTableCommands(README)];
+/** Every command of the README and the docs/ pages, of one kind. */
+const all = (find: (markdown: string, file: string) => ReadmeCommand[]) => PAGES.flatMap((page) => find(page.text, page.file));
 
-  it('finds the commands it shows: blocks, inline claims and every row of the fix table', () => {
-    expect(blockCommands(README).length).toBeGreaterThanOrEqual(5);
-    expect(inlineCommands(README).map((c) => c.command)).toContain('npx stampede run profiles/viral-hot-key.yaml');
-    const table = fixTableCommands(README);
+describe('the README and the docs, executed', () => {
+  const commands = [...all(blockCommands), ...all(inlineCommands), ...all(fixTableCommands)];
+
+  it('finds the commands they show: blocks, inline claims and every row of the fix table', () => {
+    expect(all(blockCommands).length).toBeGreaterThanOrEqual(20);
+    const readme = PAGES.find((p) => p.file === 'README.md')!.text;
+    // The quick start's own claim, and its first command, are the README's.
+    expect(inlineCommands(readme).map((c) => c.command)).toContain('npx stampede run profiles/viral-hot-key.yaml');
+    expect(blockCommands(readme)[0]?.command).toBe('npx stampede run profiles/steady-peak.yaml');
+    // Pages other than the README hold commands too: the test reads them, not the README alone.
+    expect(new Set(all(blockCommands).map((c) => c.where.split(':')[0])).size).toBeGreaterThanOrEqual(5);
+    const table = all(fixTableCommands);
     expect(table.filter((c) => c.command.includes('--set')).length).toBeGreaterThanOrEqual(12);
     expect(blockCommands('<!-- long: x -->\n```sh\nnpx stampede run a.yaml\n```\n```sh\nnpx stampede run b.yaml   # exit 1\n```\n')).toEqual([
       { command: 'npx stampede run b.yaml', exit: 1, where: 'README.md:6' },
     ]);
   });
 
-  it('every command exits with the code the README states next to it', async () => {
+  it('every command exits with the code its page states next to it', async () => {
     const cwd = sandbox();
     const failures: string[] = [];
     // Two at a time: the model is single-threaded, and CI shares two cores with other suites.
@@ -126,7 +136,7 @@ describe('the README, executed', () => {
       for (let c = queue.shift(); c; c = queue.shift()) {
         const { code, stderr } = await runShell(c.command, cwd);
         if (code !== c.exit)
-          failures.push(`${c.where}: \`${c.command}\` exited ${code}, the README says ${c.exit}${stderr ? `\n  ${stderr.trim().split('\n').slice(-2).join('\n  ')}` : ''}`);
+          failures.push(`${c.where}: \`${c.command}\` exited ${code}, the page says ${c.exit}${stderr ? `\n  ${stderr.trim().split('\n').slice(-2).join('\n  ')}` : ''}`);
       }
     };
     await Promise.all([worker(), worker()]);

@@ -5,12 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, stampede, stampedeAsync } from '../helpers/cli.ts';
+import { stampede, stampedeAsync } from '../helpers/cli.ts';
+import { docPages } from '../helpers/docs.ts';
 import { type RunningMemcached, startMemcached } from '../helpers/memcached.ts';
 import { makeTestPki } from '../helpers/tls.ts';
 
 /*
- * The README names fields of the run folder's JSON files: each backticked dotted path it says a file
+ * The README and the docs/ pages name fields of the run folder's JSON files: each backticked dotted path a page says a file
  * holds — `driver.transport.hitRatio`, `requests.{sent,ok}`, `generator: {cpu, …}` — must be there in
  * a real one. A claim is a code span in a clause that names the file (from `result.json` to the end of
  * its sentence, or to the next file named); `driver.…` is result.json's wherever it is written. A path
@@ -21,7 +22,7 @@ import { makeTestPki } from '../helpers/tls.ts';
  * their merge, a qualification.
  */
 
-const README = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+const PAGES = docPages();
 const JSON_FILES = ['result.json', 'analysis.json', 'qualification.json'] as const;
 type JsonFile = (typeof JSON_FILES)[number];
 const FILE_NAMED = /\b(?:result|analysis|profile|qualification)\.json\b|\bintervals\.jsonl\b|\blatency\.hlog\b|\bsummary\.md\b|\breport\.(?:md|html)\b/g;
@@ -31,7 +32,8 @@ interface Claim {
   /** Dotted paths the code span names, braces expanded; `[]` is any element of an array. */
   paths: string[];
   text: string;
-  line: number;
+  /** Where: `docs/results.md:12`. */
+  where: string;
   /** The paths claimed before it in the same clause, for a relative one. */
   under?: string[] | undefined;
 }
@@ -76,8 +78,8 @@ function splitTop(text: string): string[] {
   return out.filter(Boolean);
 }
 
-/** Every claim of the README about the run folder's JSON files. */
-function readmeClaims(markdown: string): Claim[] {
+/** Every claim of a page about the run folder's JSON files. */
+function readmeClaims(markdown: string, page = 'README.md'): Claim[] {
   const claims: Claim[] = [];
   const prose = markdown.replace(/```[\s\S]*?```/g, (block) => block.replace(/[^\n]/g, ' '));
   // Paragraphs and list items: a claim does not run on past either.
@@ -97,7 +99,7 @@ function readmeClaims(markdown: string): Claim[] {
           const owner = paths?.[0]?.startsWith('driver.') ? 'result.json' : file;
           if (paths && owner !== undefined && (JSON_FILES as readonly string[]).includes(owner)) {
             const line = markdown.slice(0, offset).split('\n').length;
-            claims.push({ file: owner as JsonFile, paths, text: code, line, under });
+            claims.push({ file: owner as JsonFile, paths, text: code, where: `${page}:${line}`, under });
             under = [...(under ?? []), ...paths];
             file = owner;
           }
@@ -143,10 +145,13 @@ function unmet(claim: Claim, files: Record<JsonFile, unknown[]>): string | undef
     if (claim.under?.some((base) => found(`${base}.`))) return false;
     return !(claim.file === 'result.json' && files['result.json'].some((r) => gaugeKeys(r).includes(path)));
   });
-  return missing.length === 0 ? undefined : `README.md:${claim.line}: \`${claim.text}\` — ${claim.file} has no ${missing.join(', ')}`;
+  return missing.length === 0 ? undefined : `${claim.where}: \`${claim.text}\` — ${claim.file} has no ${missing.join(', ')}`;
 }
 
-describe('the README’s claims about the JSON files', () => {
+/** The claims of the README and every docs/ page. */
+const allClaims = (): Claim[] => PAGES.flatMap((page) => readmeClaims(page.text, page.file));
+
+describe('the docs’ claims about the JSON files', () => {
   it('are found: paths, braces expanded, relative ones and gauge keys', () => {
     expect(fieldPaths('driver.transport.{hits, shards[{server, share}], shardSkew}')).toEqual([
       'driver.transport.hits',
@@ -166,8 +171,8 @@ describe('the README’s claims about the JSON files', () => {
       ['analysis.json', 'slo.pass', undefined],
       ['analysis.json', 'other.thing', ['slo.pass']],
     ]);
-    // The README makes such claims: the test reads them, not nothing.
-    const claims = readmeClaims(README);
+    // The pages make such claims: the test reads them, not nothing.
+    const claims = allClaims();
     expect(claims.filter((c) => c.file === 'result.json').length).toBeGreaterThanOrEqual(6);
     expect(claims.map((c) => c.text)).toEqual(expect.arrayContaining(['driver.model']));
   });
@@ -225,8 +230,8 @@ describe('the README’s claims about the JSON files', () => {
       rmSync(scratch, { recursive: true, force: true });
     });
 
-    it('hold every field the README says they hold', () => {
-      const failures = readmeClaims(README).flatMap((claim) => unmet(claim, files) ?? []);
+    it('hold every field the docs say they hold', () => {
+      const failures = allClaims().flatMap((claim) => unmet(claim, files) ?? []);
       expect(failures).toEqual([]);
     });
   });
