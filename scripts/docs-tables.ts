@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { flagTable } from '../src/analysis/realism/registry.ts';
 import { ExitCode } from '../src/cli/exit-codes.ts';
 import { RunMetrics } from '../src/metrics/exporter.ts';
 import { profileJsonSchema } from '../src/profile/json-schema.ts';
@@ -70,8 +71,9 @@ export interface FlagDefinition {
  * The flags the code defines today: every `flag(id, severity, title, …)` call in the rule files
  * (src/analysis/realism/ for profiles and runs, src/interop/k6/lint/ for k6 scripts), in the order
  * the files raise them. A severity given as an expression is every severity literal of the
- * expression or, for a variable, of the rule around the call. The one place that knows where flags
- * are defined: point it at a registry of flags once there is one.
+ * expression or, for a variable, of the rule around the call. Which folder raises an id, and with
+ * what titles, is known only from its calls; what an id means is the registry's
+ * (src/analysis/realism/registry.ts).
  */
 export function flagDefinitions(folder: 'src/analysis/realism' | 'src/interop/k6/lint'): FlagDefinition[] {
   const files = readdirSync(join(ROOT, folder))
@@ -161,9 +163,23 @@ function templateText(text: string): string {
   return '';
 }
 
-function flagRows(folder: 'src/analysis/realism' | 'src/interop/k6/lint'): string[][] {
-  return flagDefinitions(folder).map((f) => [`\`${f.id}\``, f.severities.join(' / '), f.titles.join('; ')]);
+/**
+ * A folder's flags: the ids it raises and their titles from its calls, for the profile and run flags
+ * their severities and when each is raised from the registry. A k6 script's flags keep the
+ * severities its rules raise and their own "raised when", written by hand: the same id is raised
+ * there by a script's options, not by a profile.
+ */
+function flagRows(folder: 'src/analysis/realism' | 'src/interop/k6/lint', withMeaning: boolean): string[][] {
+  const registry = new Map<string, FlagSpec>(flagTable().map((f) => [f.id, f]));
+  return flagDefinitions(folder).map((f) => {
+    const spec = registry.get(f.id);
+    if (spec === undefined) throw new Error(`${folder} raises flag ${f.id}, which src/analysis/realism/registry.ts does not list`);
+    if (!withMeaning) return [`\`${f.id}\``, f.severities.join(' / '), f.titles.join('; ')];
+    return [`\`${f.id}\``, spec.severities.join(' / '), f.titles.join('; '), spec.meaning];
+  });
 }
+
+type FlagSpec = ReturnType<typeof flagTable>[number];
 
 // ---------------------------------------------------------------------------------------------
 // Profile and topology fields: the JSON Schema `stampede schema` prints, itself from the zod schema
@@ -266,8 +282,8 @@ async function metricRows(): Promise<string[][]> {
 
 export const TABLES: GeneratedTable[] = [
   { name: 'exit-codes', page: 'docs/commands.md', columns: ['code', 'name', 'what it means'], rows: exitCodeRows },
-  { name: 'flags', page: 'docs/realism-flags.md', columns: ['id', 'severity', 'what it says', 'raised when'], kept: 1, rows: () => flagRows('src/analysis/realism') },
-  { name: 'k6-flags', page: 'docs/k6.md', columns: ['id', 'severity', 'what it says', 'raised when'], kept: 1, rows: () => flagRows('src/interop/k6/lint') },
+  { name: 'flags', page: 'docs/realism-flags.md', columns: ['id', 'severity', 'what it says', 'raised when'], rows: () => flagRows('src/analysis/realism', true) },
+  { name: 'k6-flags', page: 'docs/k6.md', columns: ['id', 'severity', 'what it says', 'raised when'], kept: 1, rows: () => flagRows('src/interop/k6/lint', false) },
   { name: 'profile-fields', page: 'docs/profiles.md', columns: ['field', 'type', 'default', 'what it is'], rows: profileFieldRows },
   { name: 'topology-fields', page: 'docs/model.md', columns: ['field', 'type', 'default', 'what it is'], rows: topologyFieldRows },
   { name: 'metrics', page: 'docs/live.md', columns: ['series', 'type', 'help', 'labels and unit'], kept: 1, rows: metricRows },

@@ -22,7 +22,8 @@ export const FLAGS = {
   // What a run measured (result-flags.ts).
   'protocol-errors': {
     severities: ['invalid'],
-    meaning: 'a connection closed on a protocol error: an unsolicited, extra or malformed response (the target broke its protocol; an extra answer fails no request)',
+    meaning:
+      'the target broke its protocol: connections closed on a `protocol_error` (an answer nobody asked for, a second answer, bytes before a request, a frame that does not parse; an extra answer fails no request, so a PASS could rest on a target not speaking the protocol)',
   },
   'coordinated-omission': {
     severities: ['invalid', 'warn'],
@@ -32,7 +33,7 @@ export const FLAGS = {
   'generator-bottleneck': {
     severities: ['invalid', 'warn'],
     meaning:
-      "`result.generator.saturated` (with its reasons: lag, CPU, dispatch lateness, drops at the in-flight cap); sent < 90% of the expected requests by more than 4 σ of Poisson noise; dropped sends. Never for requests that waited for a connection: that is the target's saturation ([docs/who-was-the-limit.md](docs/who-was-the-limit.md))",
+      "`result.generator.saturated` (with its reasons: lag, CPU, dispatch lateness, drops at the in-flight cap); sent < 90% of the expected requests by more than 4 σ of Poisson noise; dropped sends. Never for requests that waited for a connection: that is the target's saturation ([docs/who-was-the-limit.md](who-was-the-limit.md))",
   },
   'pool-smaller-than-production': {
     severities: ['warn'],
@@ -78,7 +79,10 @@ export const FLAGS = {
   },
   'retries-timeouts': { severities: ['warn'], meaning: 'no caller or a caller without a timeout in the topology; retries with no backoff (×(1+count) load when everything fails)' },
   loopback: { severities: ['warn', 'info'], meaning: 'a 127.0.0.1 / localhost target reported as capacity; the model (info: modelled, not measured)' },
-  'generator-limits-loosened': { severities: ['warn'], meaning: 'a `generator:` limit set looser than its default, on a real target: a generator that shaped the run may pass' },
+  'generator-limits-loosened': {
+    severities: ['warn'],
+    meaning: 'a `generator:` limit (`eventLoopLagP99`, `cpu`, `dispatchLatenessP99`) set looser than its default, on a real target; names the limit, its value and the default',
+  },
   'error-rate-ignored': { severities: ['warn'], meaning: 'the SLO has no `errorRate`' },
   'tls-unverified': { severities: ['warn'], meaning: 'an `https://` target with `http.tls.insecure: true`: no server certificate was checked' },
   'tls-unused': {
@@ -91,10 +95,16 @@ export const FLAGS = {
   // A qualification's search (search-flags.ts).
   'pass-above-fail': {
     severities: ['warn'],
-    meaning: 'a qualification where a rate passed every repeat above a rate the target failed: the capacity is taken below the lower failure',
+    meaning: 'a qualification: a rate passed every step above a rate the target failed; the capacity is taken below the lower failure',
   },
-  'spoiled-step': { severities: ['warn'], meaning: 'a failing qualification step whose failure sat in one interval, with what its re-run showed' },
-  'bracket-unrepeated': { severities: ['warn'], meaning: 'a rate that decides the capacity ran fewer times than `--repeats` (the search stopped first)' },
+  'spoiled-step': {
+    severities: ['warn'],
+    meaning: 'a qualification: a failing step whose failure sat in one interval (see [capacity](capacity.md#qualify)), with what its re-run showed',
+  },
+  'bracket-unrepeated': {
+    severities: ['warn'],
+    meaning: 'a qualification: a rate of the deciding bracket ran fewer than `--repeats` times (the search stopped first: `--max-steps`, a signal)',
+  },
 } as const satisfies Record<string, FlagSpec>;
 
 /** A realism flag's id: one of FLAGS. */
