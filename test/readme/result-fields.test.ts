@@ -214,7 +214,8 @@ describe('the docs’ claims about the JSON files', () => {
       await runInto('model', [small]);
       await runInto('http', [profile('http', ''), '--target', `http://127.0.0.1:${port(http)}`]);
       await runInto('h2', [profile('h2', 'http: { http2: true, tls: { ca: ca.pem, servername: api.test } }\n'), '--target', `https://127.0.0.1:${port(h2)}`]);
-      await runInto('memcached', [profile('memcached', ''), '--target', `memcached://${memcached.address}`]);
+      // adds beside the gets: the docs name the outcome counts of a write (`operations.add.exists`)
+      await runInto('memcached', [profile('memcached', 'mix: [{ kind: get, weight: 4 }, { kind: add, weight: 1 }]\n'), '--target', `memcached://${memcached.address}`]);
       const segments = await Promise.all([0, 1].map((i) => runInto(`segment-${i}`, [small, '--segment', `${i}/2`])));
       const merged = join(scratch, 'merged');
       expect(stampede(['merge', ...segments, '--out', merged, '--quiet']).stderr).toBe('');
