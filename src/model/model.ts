@@ -35,6 +35,7 @@ export class Model {
     call.stage = STAGE_PRIMARY;
     call.userSeq = request.seq;
     call.kind = request.kind;
+    call.ttlUs = request.ttlUs;
     call.client = request.client;
     call.intendedAtUs = request.intendedAtUs;
     call.sentAtUs = this.sim.nowUs;

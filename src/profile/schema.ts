@@ -84,6 +84,10 @@ const KeysSchema = z
     popularity: PopularitySchema.default({ type: 'uniform' }).meta({ description: 'How key draws spread over the keyspace: uniform, zipf or hotspot.' }),
     prefix: z.string().default('key:').meta({ description: 'Prepended to every generated key name.' }),
     hot: z.array(HotKeySchema).default([]).meta({ description: 'Named hot keys whose share of traffic rises and decays over time.' }),
+    oneHitWonders: share.optional().meta({
+      description:
+        'Share of requests whose keys are one-hit wonders: each such key (<prefix>once:<n>) is asked for once and never again (ids recycle after 2^20 of them), drawn on a stream of its own. Production caches see many (Yang et al., OSDI 2020); `trace fit` sets it from the trace.',
+    }),
     file: z.string().min(1).optional().meta({
       description:
         'A CSV of real keys, relative to this profile: a `key` column and an optional `weight` column (no header: key, then weight). The keys replace count and prefix; their weights replace popularity (without weights, popularity ranks them in file order).',

@@ -1,6 +1,7 @@
 import { formatUs } from '../analysis/format.ts';
 import type { RunAnalysis } from '../analysis/analyse-run.ts';
 import type { RunResult } from '../recorder/result.ts';
+import { cacheOperationsSection } from './cache-operations.ts';
 import { flagsMarkdown } from './flags.ts';
 import { verdictHeading, gaugeTable, generatorLine, latencyTable, sloTable, transportSection } from './summary.ts';
 import { markdownTable } from './table.ts';
@@ -34,6 +35,7 @@ export function renderRunReport(result: RunResult, analysis: RunAnalysis): strin
   if (analysis.slo.checks.length > 0) lines.push('', '## SLO', '', sloTable(analysis.slo));
   const gauges = gaugeTable(result);
   if (gauges) lines.push('', '## Gauges over the intervals', '', gauges);
+  lines.push(...cacheOperationsSection(result));
   lines.push(...transportSection(result));
   if (result.generator) lines.push('', '## Load generator', '', generatorLine(result, analysis));
   lines.push(

@@ -29,7 +29,8 @@ class ClientStream {
     const name = client.spec.name;
     const content = new Rng(deriveSeed(profile.seed, `requests:${name}`));
     this.arrivals = new ArrivalStream(client.segments, client.arrivals === 'poisson', new Rng(deriveSeed(profile.seed, `arrivals:${name}`)));
-    this.keys = new KeyDrawer(profile.keys, name, new Rng(deriveSeed(profile.seed, `keys:${name}`)));
+    const once = profile.keys.oneHitWonders !== undefined ? new Rng(deriveSeed(profile.seed, `once:${name}`)) : undefined;
+    this.keys = new KeyDrawer(profile.keys, name, new Rng(deriveSeed(profile.seed, `keys:${name}`)), once);
     this.pickKind = cumulativePicker(client.weights, content);
     this.batch = client.batch.map((d) => createSampler(d, content));
     this.valueSize = client.valueSize.map((d) => createSampler(d, content));

@@ -9,6 +9,8 @@ export interface KeysSpec {
   popularity: Popularity;
   prefix: string;
   hot: HotKey[];
+  /** Share of requests whose keys are one-hit wonders (0 or absent: none). */
+  oneHitWonders?: number | undefined;
   /** Keys from a file (`keys.file`): their names in rank order and, when weighted, the running weight share. */
   sample?: { keys: readonly string[]; cumulative?: readonly number[] | undefined } | undefined;
 }
@@ -23,12 +25,27 @@ export function hotKeyShare(hot: HotKey, measuredUs: number): number {
   return hot.peak * 2 ** (-sincePeakEnd / hot.halfLife);
 }
 
+/**
+ * One-hit-wonder ids: a range after the popular and hot keys, handed out in turn and recycled after
+ * this many, so arrays over key ids (the model's LRU, the drivers' per-key state) stay bounded.
+ */
+export const ONCE_KEYS = 1 << 20;
+
+/** Key ids a keyspace may produce: the popularity law's, the hot keys, the one-hit-wonder range. */
+export function keyIds(keyspace: Keyspace): number {
+  return keyspace.count + keyspace.hotKeys.length + (keyspace.onceKeys ?? 0);
+}
+
 export function createKeyspace(spec: KeysSpec): Keyspace {
   const hotKeys = spec.hot.map((h) => h.key);
+  const onceKeys = (spec.oneHitWonders ?? 0) > 0 ? ONCE_KEYS : 0;
+  const firstOnce = spec.count + hotKeys.length;
+  const named = spec.sample ? sampleKeyName(spec.sample.keys, hotKeys) : (id: number) => (id < spec.count ? spec.prefix + id : hotKeys[id - spec.count]!);
   return {
     count: spec.count,
     hotKeys,
-    keyName: spec.sample ? sampleKeyName(spec.sample.keys, hotKeys) : (id) => (id < spec.count ? spec.prefix + id : hotKeys[id - spec.count]!),
+    ...(onceKeys > 0 ? { onceKeys } : {}),
+    keyName: onceKeys > 0 ? (id) => (id >= firstOnce ? `${spec.prefix}once:${id - firstOnce}` : named(id)) : named,
   };
 }
 
@@ -46,11 +63,21 @@ export class KeyDrawer {
   private readonly hot: HotKey[];
   private readonly hotIds: number[];
   private readonly shares: Float64Array;
+  /** One-hit wonders: the share of requests, their first id, the next one's offset, and whether this request is one. */
+  private readonly onceShare: number;
+  private readonly firstOnce: number;
+  private nextOnce = 0;
+  private once = false;
 
+  /**
+   * `onceRng` decides which requests are one-hit wonders, a stream of its own so a profile without
+   * them draws exactly what it drew before (needed only with keys.oneHitWonders).
+   */
   constructor(
     spec: KeysSpec,
     clientName: string,
     private readonly rng: Rng,
+    private readonly onceRng?: Rng,
   ) {
     // A key file's weights are its popularity; without weights the law ranks its keys in file order.
     const weights = spec.sample?.cumulative;
@@ -59,13 +86,27 @@ export class KeyDrawer {
     this.hot = spec.hot.filter(applies);
     this.hotIds = spec.hot.flatMap((h, j) => (applies(h) ? [spec.count + j] : []));
     this.shares = new Float64Array(this.hot.length);
+    this.onceShare = spec.oneHitWonders ?? 0;
+    this.firstOnce = spec.count + spec.hot.length;
+    if (this.onceShare > 0) {
+      if (onceRng === undefined) throw new Error('keys.oneHitWonders needs the drawer’s one-hit-wonder stream');
+      // Drawers of the same client (k6 VUs, segments) start at different points of the range.
+      this.nextOnce = onceRng.nextUint32() % ONCE_KEYS;
+    }
   }
 
   prepare(measuredUs: number): void {
     for (let j = 0; j < this.hot.length; j++) this.shares[j] = hotKeyShare(this.hot[j]!, measuredUs);
+    if (this.onceShare > 0) this.once = this.onceRng!.next() < this.onceShare;
   }
 
   draw(): number {
+    if (this.once) {
+      // A key nobody asked for before and nobody will again (until the range wraps).
+      const id = this.firstOnce + this.nextOnce;
+      this.nextOnce = (this.nextOnce + 1) % ONCE_KEYS;
+      return id;
+    }
     if (this.hot.length > 0) {
       let u = this.rng.next();
       for (let j = 0; j < this.shares.length; j++) {

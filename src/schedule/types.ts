@@ -79,6 +79,8 @@ export interface Keyspace {
   count: number;
   /** Named hot keys: id count+j is hotKeys[j]. */
   hotKeys: string[];
+  /** keys.oneHitWonders: ids count+hotKeys.length+j (j below this) are one-hit wonders; absent without. */
+  onceKeys?: number;
   /** The key's wire name; cheap, but callers on a hot path should cache it. */
   keyName(id: number): string;
 }

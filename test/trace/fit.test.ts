@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Distribution } from '../../src/profile/distribution.ts';
 import { loadProfile } from '../../src/profile/load.ts';
-import { createSchedule } from '../../src/schedule/index.ts';
+import { createSchedule, emptyRequest } from '../../src/schedule/index.ts';
 import { layoutOf, traceFit } from '../../src/trace/index.ts';
 import { type SyntheticTraceSpec, writeSyntheticTrace } from '../helpers/synthetic-trace.ts';
 
@@ -122,5 +122,31 @@ describe('trace fit: a profile that reproduces the trace it was fitted to', () =
     expect(profile.keys.file).toBe('cliff.keys.csv');
     expect(fit.notes.join('\n')).toMatch(/popularity: the trace's own, \d+ keys carrying 100\.0% of requests \(Zipf [\d.]+ fits badly \(×[\d.]+\)\)/);
     expect(fit.keysCsv!.split('\n').slice(0, 2)).toEqual(['key,weight', expect.stringMatching(/^hot\d+,2500$/)]);
+  });
+
+  it('one-hit wonders: a trace whose requests go 20% to keys asked once is fitted back to keys.oneHitWonders 0.2 ± 2 points, beside its Zipf tail’s own singletons', async () => {
+    const spec: SyntheticTraceSpec = { seed: 5, requests: 60_000, ratePerS: 200, keys: 8_000, zipfAlpha: 0.9, oneHitShare: 0.2, operations: { get: 1 }, valueSizeMean: 100 };
+    const { profile, fit } = await fitted(spec, 'one-hit');
+    expect(Math.abs(profile.keys.oneHitWonders! - 0.2)).toBeLessThan(0.02);
+    expect(fit.notes.join('\n')).toMatch(/one-hit wonders: [\d.]+% of keys are asked for once/);
+    // The round trip: the fitted profile's own schedule sends that share of its requests to keys never seen again.
+    const schedule = createSchedule({ ...profile, warmup: 0 });
+    const request = emptyRequest();
+    const counts = new Map<number, number>();
+    let sent = 0;
+    while (schedule.next(request) && sent < 40_000) {
+      sent++;
+      const key = request.keys[0]!;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const onceIds = [...counts.keys()].filter((k) => k >= profile.keys.count + profile.keys.hot.length);
+    expect(onceIds.every((k) => counts.get(k) === 1)).toBe(true);
+    expect(Math.abs(onceIds.length / sent - profile.keys.oneHitWonders!)).toBeLessThan(0.01);
+  });
+
+  it('a trace without one-hit wonders beyond its Zipf tail’s gets none', async () => {
+    const spec: SyntheticTraceSpec = { seed: 6, requests: 60_000, ratePerS: 200, keys: 8_000, zipfAlpha: 0.9, operations: { get: 1 }, valueSizeMean: 100 };
+    const { profile } = await fitted(spec, 'no-one-hit');
+    expect(profile.keys.oneHitWonders ?? 0).toBeLessThan(0.01);
   });
 });

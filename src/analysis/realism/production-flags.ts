@@ -3,7 +3,7 @@ import type { Profile } from '../../profile/types.ts';
 import { operationOfKind } from '../../profile/protocols/memcached/section.ts';
 import { formatBytes, formatCount } from '../format.ts';
 import { INCIDENT } from './incidents.ts';
-import { PRODUCTION_CLUSTERS } from './production-clusters.ts';
+import { PRODUCTION_CLUSTERS, type ProductionCluster } from './production-clusters.ts';
 import { flag } from './flag.ts';
 import type { ProfileRule, RealismContext } from './types.ts';
 
@@ -84,7 +84,10 @@ const CLUSTER_WRITE_SHARES = PRODUCTION_CLUSTERS.filter((c) => c.operations !== 
 const CLUSTER_WRITERS = CLUSTER_WRITE_SHARES.filter((w) => w > 0).length;
 const CLUSTER_HEAVY_WRITERS = CLUSTER_WRITE_SHARES.filter((w) => w > 0.3).length;
 
-/** Reads only, on a real cache (the model sends every kind as a read, so there it says nothing). */
+/**
+ * Reads only, on a real cache. The model stays out: its shipped incident rehearsals model read
+ * paths on purpose (their writes are not what the incident was about).
+ */
 export const readsOnly: ProfileRule = (context) => {
   if (context.protocol.simulated || !isCache(context) || writeShare(context.profile) > 0) return [];
   return [
@@ -103,3 +106,85 @@ export const readsOnly: ProfileRule = (context) => {
 export function uniformKeysEvidence(count: number, topShare: string): string {
   return `${formatCount(count)} keys drawn uniformly (the top key gets ${topShare} of lookups): production cache clusters are skewed, ${clusterZipfRange()}`;
 }
+
+/** The production cluster a profile names itself after (the gallery's `name: cluster10-add-heavy`), if any. */
+function namedCluster(profile: Profile): ProductionCluster | undefined {
+  const match = /^(cluster\d+)(?:\b|-)/.exec(profile.name);
+  return match ? PRODUCTION_CLUSTERS.find((c) => c.cluster === match[1]) : undefined;
+}
+
+/** A one-hit-wonder share worth reproducing, percent of keys. */
+const ONE_HIT_WONDER_PCT = 1;
+const CLUSTER_ONE_HIT = PRODUCTION_CLUSTERS.filter((c) => c.oneHitWonderPct !== undefined);
+const CLUSTERS_WITH_ONE_HIT = CLUSTER_ONE_HIT.filter((c) => c.oneHitWonderPct! >= ONE_HIT_WONDER_PCT).length;
+const CLUSTER_ONE_HIT_MEDIAN = spread(CLUSTER_ONE_HIT.map((c) => c.oneHitWonderPct)).median;
+
+/**
+ * No one-hit wonders, where production has them: keys asked for once are a large part of many
+ * clusters' traffic, and each is a compulsory miss that only pollutes the LRU. A key file (the
+ * production keys themselves) already carries them.
+ */
+export const noOneHitWonders: ProfileRule = (context) => {
+  const { profile } = context;
+  if (!isCache(context) || (profile.keys.oneHitWonders ?? 0) > 0 || profile.keys.file !== undefined) return [];
+  const cluster = namedCluster(profile);
+  const fix = 'set keys.oneHitWonders to the share of requests whose key is never asked for again (stampede trace fit derives it from a trace)';
+  if (cluster !== undefined) {
+    const pct = cluster.oneHitWonderPct;
+    if (pct === undefined || pct < ONE_HIT_WONDER_PCT) return [];
+    return [
+      flag(
+        'one-hit-wonders',
+        'warn',
+        'no one-hit wonders',
+        `no key is asked for only once by design, yet ${pct}% of ${cluster.cluster}'s keys are (Twitter production, 2020)`,
+        INCIDENT.twitter2016b,
+        fix,
+      ),
+    ];
+  }
+  if (writeShare(profile) === 0) return [];
+  return [
+    flag(
+      'one-hit-wonders',
+      'info',
+      'no one-hit wonders',
+      `no key is asked for only once by design: ${CLUSTERS_WITH_ONE_HIT} of ${CLUSTER_ONE_HIT.length} Twitter production clusters have ≥ ${ONE_HIT_WONDER_PCT}% of keys asked for once (median ${CLUSTER_ONE_HIT_MEDIAN}%)`,
+      INCIDENT.twitter2016b,
+      fix,
+    ),
+  ];
+};
+
+const CLUSTERS_WITH_TTLS = PRODUCTION_CLUSTERS.filter((c) => c.commonTtls !== '').length;
+
+/** The profile's writes never expire: no write kind of the mix has a ttl, and no model cache a ttl of its own. */
+function writesWithoutTtl(profile: Profile): boolean {
+  const writes = profile.mix.filter((m) => !['get', 'gets', 'delete'].includes(operationOfKind(profile.memcached.operations, m.kind)));
+  if (writes.length === 0 || writes.some((m) => m.ttl !== undefined)) return false;
+  return !Object.values(profile.topology?.caches ?? {}).some((c) => Number.isFinite(c.ttl));
+}
+
+/**
+ * Writes with no TTL, where production sets one on every write: memory then fills with items that
+ * would have expired, and the hit ratio, evictions and memory all differ from production's.
+ */
+export const noTtl: ProfileRule = (context) => {
+  const { profile } = context;
+  if (!isCache(context) || !writesWithoutTtl(profile)) return [];
+  const cluster = namedCluster(profile);
+  const fix = "give each write kind of the mix its ttl (e.g. ttl: 300s, or an empirical mix of production's TTLs: stampede trace fit derives them)";
+  if (cluster !== undefined && cluster.commonTtls === '') return [];
+  return [
+    cluster !== undefined
+      ? flag('no-ttl', 'warn', 'writes never expire', `no write sets a TTL, yet ${cluster.cluster}'s writes set ${cluster.commonTtls} (Twitter production, 2020)`, INCIDENT.twitter2016b, fix)
+      : flag(
+          'no-ttl',
+          'info',
+          'writes never expire',
+          `no write sets a TTL: the writes of all ${CLUSTERS_WITH_TTLS} Twitter production clusters with a TTL column set them`,
+          INCIDENT.twitter2016b,
+          fix,
+        ),
+  ];
+};

@@ -11,7 +11,7 @@ import { INCIDENT } from './incidents.ts';
 import { topKeyShare } from './key-skew.ts';
 import { trafficSizes } from './traffic-shape.ts';
 import { flag } from './flag.ts';
-import { clusterZipfRange, clustersMoreSkewed, fixedValueSize, readsOnly, uniformKeysEvidence } from './production-flags.ts';
+import { clusterZipfRange, clustersMoreSkewed, fixedValueSize, noOneHitWonders, noTtl, readsOnly, uniformKeysEvidence } from './production-flags.ts';
 import type { ProfileRule, RealismFlag } from './types.ts';
 
 /*
@@ -461,4 +461,6 @@ export const PROFILE_RULES: ProfileRule[] = [
   tlsUnused,
   fixedValueSize,
   readsOnly,
+  noOneHitWonders,
+  noTtl,
 ];

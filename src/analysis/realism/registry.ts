@@ -65,6 +65,16 @@ export const FLAGS = {
     severities: ['info'],
     meaning: 'a memcached:// profile whose every request is a get: 45 of 53 Twitter production clusters also write, 20 of them in more than 30% of requests',
   },
+  'one-hit-wonders': {
+    severities: ['warn', 'info'],
+    meaning:
+      "a cache profile without `keys.oneHitWonders` (and no key file): warn when it names a Twitter production cluster (`name: clusterN-…`) with ≥ 1% one-hit-wonder keys; info for any other cache profile that writes: 37 of 53 clusters have ≥ 1% of keys asked for once (median 7.86%)",
+  },
+  'no-ttl': {
+    severities: ['warn', 'info'],
+    meaning:
+      "a cache profile that writes (set, add, cas, …) with no `ttl` on any write kind and none on the model's caches: warn when it names a production cluster whose writes set TTLs; info otherwise (the writes of all 53 clusters with a TTL column set them)",
+  },
   'connections-per-client': {
     severities: ['warn', 'info'],
     meaning: 'pool size per client and server outside ×/÷2 of `production.connectionsPerClient`; without it, more than 2 (info)',

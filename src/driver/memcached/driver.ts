@@ -1,3 +1,4 @@
+import { keyIds } from '../../schedule/keys.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import type { MemcachedSettings } from '../../profile/protocols/memcached/section.ts';
 import type { ServerAddress } from '../../profile/protocols/address.ts';
@@ -103,7 +104,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     this.nextOnShard = new Int32Array(servers.length);
     this.operationOfKind = Int8Array.from(plan.kinds, (kind) => OPERATION_INDEX[operationOfKind(settings.operations, kind)]);
     const sendsCas = this.operationOfKind.includes(OPERATION_INDEX.cas);
-    this.uniques = new Uint32Array(sendsCas ? 2 * (plan.keyspace.count + plan.keyspace.hotKeys.length) : 0);
+    this.uniques = new Uint32Array(sendsCas ? 2 * keyIds(plan.keyspace) : 0);
     const cap = run.inFlightCap;
     this.operationOf = new Int8Array(cap);
     this.keyOf = new Int32Array(cap);

@@ -1,3 +1,4 @@
+import { keyIds } from '../../schedule/keys.ts';
 import { KetamaRing } from '../../model/components/cache/ring.ts';
 import { hashKey } from '../../model/hash/index.ts';
 import type { HashName } from '../../profile/topology/index.ts';
@@ -25,7 +26,7 @@ export class Sharding {
     private readonly keyspace: Keyspace,
     inRing: number = servers.length,
   ) {
-    const ids = keyspace.count + keyspace.hotKeys.length;
+    const ids = keyIds(keyspace);
     this.cache = new Int16Array(Math.min(ids, 1 << 22)).fill(-1); // ids past 4M are hashed every time
     this.members = servers.map((_, i) => i).slice(0, inRing);
     if (distribution === 'ketama') {

@@ -2,6 +2,7 @@ import type { CallSettler, ModelContext } from './context.ts';
 import { NO_LIVE_NODE } from './reasons.ts';
 import { CALL_SENT, CALL_SETTLED, planNode, STAGE_FILL, STAGE_MISS, STAGE_PRIMARY, type Call, type CallPlan, type Task } from './records.ts';
 import { VIEW_BACK, VIEW_DEAD } from './view.ts';
+import { isReadOp, OP_GET } from './ops.ts';
 
 /**
  * What a finished attempt means for its call: a cache miss moves on to the look-aside read, a
@@ -19,9 +20,11 @@ export class CallFlow implements CallSettler {
     call.stage = STAGE_PRIMARY;
     call.userSeq = task.userSeq;
     call.kind = task.kind;
+    call.ttlUs = task.ttlUs;
     call.key = plan.perItem ? task.keys[item]! : task.keyCount > 0 ? task.keys[0]! : 0;
-    // A cache write is a set from the start (a database write is marked by its plan).
-    if (plan.write && plan.cache !== null) call.stage = STAGE_FILL;
+    call.op = plan.ops === null ? OP_GET : plan.ops[task.kind]!;
+    // A cache write is a write from the start, never a miss to fall back on (a database write is marked by its plan).
+    if (!isReadOp(call.op)) call.stage = STAGE_FILL;
     const hotKeys = plan.group.hotKeys;
     if (hotKeys !== null && plan.cache !== null && call.stage === STAGE_PRIMARY) {
       const instance = call.userSeq % plan.group.instances;
@@ -67,7 +70,7 @@ export class CallFlow implements CallSettler {
     if (view === VIEW_BACK) cache.markDownLapsed(node);
     if (view !== VIEW_DEAD) return node;
     // A write that skips the key's node leaves the copy there behind.
-    if (plan.write && call.stage === STAGE_FILL) cache.writeBypassed(call.key, node);
+    if ((plan.write || !isReadOp(call.op)) && call.stage === STAGE_FILL) cache.writeBypassed(call.key, node);
     group.stats.routedAround++;
     if (group.markDown.then === 'miss') return -1;
     return cache.nodeOfKeyAvoiding(call.key, group, instance);
@@ -109,7 +112,7 @@ export class CallFlow implements CallSettler {
     }
     // A failed write-back only means the next reader misses again (the value was read); a failed
     // write is the request's failure.
-    const writeBack = call.stage === STAGE_FILL && call.plan?.write !== true;
+    const writeBack = call.stage === STAGE_FILL && call.plan?.write !== true && isReadOp(call.op);
     this.settle(call, writeBack ? 0 : reason);
   }
 

@@ -78,6 +78,8 @@ export interface CallPlan {
   write: boolean;
   /** Skipped when its pool is disabled or exhausted; its failures do not fail the request. */
   optional: boolean;
+  /** Cache calls: the memcached op (ops.ts) per request kind; null for other destinations. */
+  ops: Uint8Array | null;
 }
 
 /** The destination node of a call for `key`. */
@@ -144,6 +146,10 @@ export class Call {
   /** The user request's schedule position: picks the client instance at every hop. */
   userSeq = 0;
   kind = 0;
+  /** The cache op of this call (ops.ts; get unless its plan says otherwise). */
+  op = 0;
+  /** Time to live the request's writes set, µs (0: never expires); carried from the user request down its calls. */
+  ttlUs = 0;
   // User requests only:
   client = 0;
   intendedAtUs = 0;
@@ -206,6 +212,10 @@ export class Task {
   key = 0;
   shard = 0;
   isSet = false;
+  /** The cache op the task executes (ops.ts). */
+  op = 0;
+  /** Service requests and cache ops: the request's time to live, µs (0: none). */
+  ttlUs = 0;
   /** Database reads of a read-through miss: the cache the completed read fills. */
   fillCache: KeyedDestination | null = null;
   /** The client closed the connection this request came on: the server frees its fd when the task is done. */

@@ -42,6 +42,16 @@ export const CacheSchema = z
     queue: QueueSchema.prefault({}).meta({ description: 'Wait queue per shard.' }),
     serviceTime: timeDistribution.prefault('20us').meta({ description: 'Time per get or set on a shard.' }),
     capacity: countOrInfinite.prefault('inf').meta({ description: 'Keys per shard, evicted least-recently-used first.' }),
+    itemMemory: z
+      .strictObject({
+        limitMb: z.number().positive().meta({ description: 'Item memory per shard, MB (memcached -m): entries are evicted LRU once their slab chunks fill it.' }),
+        growthFactor: z.number().gt(1).default(1.25).meta({ description: 'Slab chunk growth factor (memcached -f).' }),
+      })
+      .optional()
+      .meta({
+        description:
+          'Hold entries by bytes as memcached does: each takes its slab chunk (a 56-byte header, key, value) and a shard holds limitMb of them, beside `capacity`. Values are the cache’s valueSize, one draw per key. Absent: capacity alone (keys).',
+      }),
     warm: z.boolean().default(false).meta({ description: 'Start with every shard filled by its most popular keys (ids are popularity ranks). false: start empty.' }),
     valueSize: sizeDistribution.prefault(0).meta({ description: 'Bytes of each key’s value, drawn once per key. With `nic`, a hit’s reply sends this many bytes.' }),
     hotKeyValueSize: sizeDistribution.optional().meta({ description: 'Value bytes of the profile’s named hot keys (default: valueSize).' }),

@@ -3,6 +3,7 @@ import { timeDistribution } from '../distribution.ts';
 import { duration } from '../units.ts';
 import { componentName, positiveCountOrInfinite, QueueSchema } from './common.ts';
 import { ErrorLogSchema, GcSchema, MemorySchema } from './process.ts';
+import { MEMCACHED_OPERATIONS } from '../protocols/memcached/section.ts';
 
 export const CallSchema = z
   .strictObject({
@@ -27,6 +28,10 @@ export const CallSchema = z
     write: z.boolean().default(false).meta({
       description:
         'A write: to a database it makes a new version of the key; to a cache it sets the key (at the shard this client instance sees as its owner) with the newest version. Without it calls are reads.',
+    }),
+    op: z.enum(MEMCACHED_OPERATIONS).optional().meta({
+      description:
+        'Caches only: the memcached operation this call executes for every request that makes it. Absent: a kind named after an operation (add, delete, incr, …) is that operation, as the memcached driver sends it; any other kind is a get (a set with `write: true`).',
     }),
     optional: z.boolean().default(false).meta({
       description:

@@ -3,6 +3,7 @@ import { roundTo } from '../../profile/units.ts';
 import type { TraceStatistics, TraceStats } from '../stats.ts';
 import { empiricalSizes, fitMix } from './mix.ts';
 import { fitPopularity } from './popularity.ts';
+import { fitOneHitWonders, type OneHitWonderFit } from './one-hit-wonders.ts';
 import { ratePhases } from './rate-phases.ts';
 
 /*
@@ -35,9 +36,10 @@ export function fitProfileOf(trace: string, stats: TraceStats, statistics: Trace
   ];
   if (stats.ttls.some((t) => t.ttlS > 0))
     notes.push(
-      `TTLs: each write kind sets its own (${stats.ttls.map((t) => `${t.ttlS}s ${(t.share * 100).toFixed(0)}%`).join(', ')} of all writes); the model applies its caches' ttl instead`,
+      `TTLs: each write kind sets its own (${stats.ttls.map((t) => `${t.ttlS}s ${(t.share * 100).toFixed(0)}%`).join(', ')} of all writes); the model expires each item at its TTL`,
     );
-  if (stats.keys.oneHitWonderRatio > 0.01) notes.push(`one-hit wonders (${(stats.keys.oneHitWonderRatio * 100).toFixed(1)}% of keys) are drawn from the fitted popularity's tail`);
+  const once = oneHitWondersOf(stats, popularity);
+  if (once !== null) notes.push(once.note);
   const profile: Record<string, unknown> = {
     name: profileName(trace),
     description: `Fitted by stampede trace fit from ${basename(trace)}: ${stats.requests} requests over ${stats.durationS}s.`,
@@ -50,7 +52,12 @@ export function fitProfileOf(trace: string, stats: TraceStats, statistics: Trace
     ...(stats.values.requestsWithValue > 0 && { valueSize: empiricalSizes(statistics.valueSizes) }),
     keys: {
       ...(popularity.kind === 'zipf'
-        ? { count: stats.keys.distinct, prefix: keyPrefix(stats.keys.sizeMean, stats.keys.distinct), popularity: { type: 'zipf', s: popularity.s } }
+        ? {
+            count: once?.fit.keys ?? stats.keys.distinct,
+            prefix: keyPrefix(stats.keys.sizeMean, stats.keys.distinct),
+            popularity: { type: 'zipf', s: popularity.s },
+            ...(once !== null && once.fit.share > 0 && { oneHitWonders: roundTo(once.fit.share, 4) }),
+          }
         : { file: keysFile }),
       ...(hot.length > 0 && { hot }),
     },
@@ -59,6 +66,22 @@ export function fitProfileOf(trace: string, stats: TraceStats, statistics: Trace
     topology: lookasideTopology(stats.keys.distinct),
   };
   return { profile, ...(popularity.kind === 'empirical' && { keysCsv: popularity.csv }), notes };
+}
+
+/**
+ * keys.oneHitWonders from the trace's per-key ratio (a Zipf fit only: a key file already weighs
+ * each of its keys, singletons included). Null when the trace has few.
+ */
+function oneHitWondersOf(stats: TraceStats, popularity: ReturnType<typeof fitPopularity>): { fit: OneHitWonderFit; note: string } | null {
+  const ratio = stats.keys.oneHitWonderRatio;
+  if (ratio <= 0.01) return null;
+  const perKey = `${(ratio * 100).toFixed(1)}% of keys`;
+  if (popularity.kind !== 'zipf') return { fit: { share: 0, keys: stats.keys.distinct }, note: `one-hit wonders (${perKey}) are among the key file's keys, each weighted by its one request` };
+  const fit = fitOneHitWonders(Math.round(ratio * stats.keys.distinct), stats.keys.distinct, stats.requests, popularity.s);
+  return {
+    fit,
+    note: `one-hit wonders: ${perKey} are asked for once; less those Zipf ${popularity.s}'s own tail leaves, keys.oneHitWonders ${(fit.share * 100).toFixed(1)}% of requests, the law keeps ${fit.keys} keys`,
+  };
 }
 
 function popularityNotes(p: ReturnType<typeof fitPopularity>): string[] {

@@ -5,7 +5,7 @@ import { runVerdict } from '../../../src/analysis/verdict.ts';
 import { analyseRun } from '../../../src/analysis/analyse-run.ts';
 import { digestOf } from '../../../src/recorder/interval-digest.ts';
 import { createSchedule } from '../../../src/schedule/index.ts';
-import { HEALTHY_GENERATOR, profileWith, resultWith } from './fixtures.ts';
+import { HEALTHY_GENERATOR, profileWith, REALISTIC, REALISTIC_TOPOLOGY, resultWith } from './fixtures.ts';
 
 const REALISTIC_GROUPS = {
   users: { instances: 2000, timeout: '2s' },
@@ -13,6 +13,10 @@ const REALISTIC_GROUPS = {
 };
 
 const quietProfile = profileWith({});
+const WRITES_WITH_TTL = [
+  { kind: 'set', weight: 4, ttl: '300s' },
+  { kind: 'get', weight: 1 },
+];
 const ids = (input: RealismInput) => realismFlags(input).map((f) => f.id);
 const flagged = (input: RealismInput, id: string) => realismFlags(input).find((f) => f.id === id);
 
@@ -164,6 +168,36 @@ const CASES: FlagCase[] = [
       }),
     }),
     evidence: /^every request is a get: 45 of 53 Twitter production clusters also write \(set, add, cas, incr, delete\), 20 of them in more than 30% of requests$/,
+  },
+  {
+    id: 'one-hit-wonders',
+    severity: 'warn',
+    // Named after cluster12, whose keys are 81% one-hit wonders: the profile must have some.
+    trigger: () => ({ profile: profileWith({ name: 'cluster12-writes', mix: WRITES_WITH_TTL }) }),
+    quiet: () => ({ profile: profileWith({ name: 'cluster12-writes', mix: WRITES_WITH_TTL, keys: { ...REALISTIC.keys, oneHitWonders: 0.6 } }) }),
+    evidence: /81\.43% of cluster12's keys are/,
+  },
+  {
+    id: 'one-hit-wonders',
+    severity: 'info',
+    trigger: () => ({ profile: profileWith({ mix: WRITES_WITH_TTL }) }),
+    // Reads only (the incident rehearsals' shape), or a cluster with almost none (cluster10: 0.08%).
+    quiet: () => ({ profile: profileWith({ name: 'cluster10-adds', mix: WRITES_WITH_TTL }) }),
+    evidence: /^no key is asked for only once by design: 37 of 53 Twitter production clusters have ≥ 1% of keys asked for once \(median 7\.86%\)$/,
+  },
+  {
+    id: 'no-ttl',
+    severity: 'warn',
+    trigger: () => ({ profile: profileWith({ name: 'cluster12-writes', mix: [{ kind: 'set', weight: 4 }, { kind: 'get', weight: 1 }] }) }),
+    quiet: () => ({ profile: profileWith({ name: 'cluster12-writes', mix: WRITES_WITH_TTL }) }),
+    evidence: /cluster12's writes set 300s:0\.98 299s:0\.02/,
+  },
+  {
+    id: 'no-ttl',
+    severity: 'info',
+    trigger: () => ({ profile: profileWith({ mix: [{ kind: 'add', weight: 1 }, { kind: 'get', weight: 1 }] }) }),
+    // The model's cache expiring entries is a TTL too; reads and deletes set none.
+    quiet: () => ({ profile: profileWith({ mix: [{ kind: 'add', weight: 1 }, { kind: 'get', weight: 1 }], topologyChanges: { caches: { cache: { ...REALISTIC_TOPOLOGY.caches.cache, ttl: '60s' } } } }) }),
   },
   {
     id: 'no-hot-key',

@@ -61,6 +61,7 @@ function data(profile: Profile, kinds: string[], clients: ResolvedClient[]): str
     popularity: profile.keys.popularity,
     // µs, as the schedule's key drawer reads them; an absent halfLife or clients stays absent.
     hot: profile.keys.hot.map((h) => ({ key: h.key, start: h.start, rise: h.rise, peak: h.peak, hold: h.hold, halfLife: h.halfLife, clients: h.clients })),
+    ...(profile.keys.oneHitWonders !== undefined ? { oneHitWonders: profile.keys.oneHitWonders } : {}),
   };
   const shapes = clients.map((c) => ({ name: c.spec.name, kinds: c.kinds.map((k) => kinds[k]!), weights: c.weights, batch: c.batch, valueSize: c.valueSize }));
   const templates = Object.fromEntries(

@@ -1,3 +1,4 @@
+import { keyIds } from '../../../schedule/keys.ts';
 import type { EventHandler } from '../../engine/simulation.ts';
 import { IntDeque } from '../../engine/int-deque.ts';
 import type { Sampler } from '../../../schedule/sample.ts';
@@ -8,6 +9,7 @@ import type { ClientGroupModel } from '../client-group/client-group.ts';
 import { VIEW_BACK, VIEW_DEAD } from '../../core/view.ts';
 import type { ModelContext, ModelNode } from '../../core/context.ts';
 import { CONNECTION_REFUSED, CONNECTION_RESET, QUEUE_FULL } from '../../core/reasons.ts';
+import { isReadOp, OP_ADD, OP_APPEND, OP_CAS, OP_DECR, OP_DELETE, OP_FILL, OP_GET, OP_GETS, OP_INCR, OP_PREPEND, OP_REPLACE, OP_SET, OP_TOUCH } from '../../core/ops.ts';
 import { STAGE_FILL, TASK_QUEUED, TASK_REJECTED, TASK_RUNNING, type Call, type Prober, type Task } from '../../core/records.ts';
 import { DIAL_BACKLOG } from '../../core/server-connections.ts';
 import { AcceptQueue } from './accept-queue.ts';
@@ -22,6 +24,8 @@ import type { PerShard } from './shard-specs.ts';
 import { ShardLoad } from './shard-load.ts';
 import { type RejoinCause, StaleCopies, staleReadCounts } from './stale.ts';
 import { warmShards } from './warm.ts';
+import { CacheOpStats } from './op-stats.ts';
+import { itemSizes } from './slabs.ts';
 
 const EV_OP_DONE = 1;
 const EV_REJECT = 2;
@@ -76,6 +80,8 @@ export interface CacheConfig {
   shards: PerShard;
   valueSize: Sampler;
   hotValueSize: Sampler;
+  /** With itemMemory: the value sizes items take (the cache's valueSize on a stream of its own). */
+  itemValueSize?: Sampler;
   /** Decides which requests packet loss drops. */
   lossRng: Rng;
   /** Decides which requests blips and shard-class loss drop (its own stream: faults shift no other draw). */
@@ -131,6 +137,12 @@ export class CacheNode implements ModelNode, EventHandler {
   private readonly keyCount: number;
   /** With copies: why each copy fell behind. */
   private readonly staleCopies: StaleCopies;
+  /** Per-op counters; `opsUsed` once a request made an op other than get or set a TTL (until then result.json shows none). */
+  readonly ops = new CacheOpStats();
+  opsUsed = false;
+  /** Per entry: the virtual time its item expires (µs; 0: never), and whether a get fetched it since its store. Allocated at the first TTL. */
+  private expiresAtUs: Float64Array = new Float64Array(0);
+  private fetched: Uint8Array = new Uint8Array(0);
 
   constructor(
     private readonly ctx: ModelContext,
@@ -155,7 +167,7 @@ export class CacheNode implements ModelNode, EventHandler {
     this.epochs = new Int32Array(slots);
     this.load = new ShardLoad(slots);
     this.queues = Array.from({ length: slots }, () => new IntDeque(16));
-    this.lru = new ShardedLru(keyspace.count + keyspace.hotKeys.length, slots, spec.capacity, spec.copies);
+    this.lru = new ShardedLru(keyIds(keyspace), slots, spec.capacity, spec.copies);
     this.placement = new ShardPlacement({ cacheName: config.name, hash: spec.hash, placement: spec.placement, shards: spec.shards, slots, keyspace });
     this.nics = new ShardNics(
       { bandwidth: config.shards.nic, replyOverhead: spec.replyOverhead, slots, keyspace, valueSize: config.valueSize, hotValueSize: config.hotValueSize },
@@ -172,9 +184,11 @@ export class CacheNode implements ModelNode, EventHandler {
     );
     this.quota = spec.cpuQuota ? new CpuQuota(spec.cpuQuota.cores * spec.cpuQuota.period, spec.cpuQuota.period, slots, this.stats) : null;
     this.handlerId = ctx.sim.register(this);
-    this.keyCount = keyspace.count + keyspace.hotKeys.length;
+    this.keyCount = keyIds(keyspace);
     this.setAtUs = new Float64Array(Number.isFinite(spec.ttl) ? this.keyCount * (spec.copies ? slots : 1) : 0);
     this.staleCopies = new StaleCopies(ctx, this.lru, this.keyCount, this.stats.staleReadsByCause);
+    // Item sizes draw on a stream of their own: giving a cache item memory shifts no other draw.
+    if (spec.itemMemory) this.lru.limitBytes(spec.itemMemory.limitMb * 1024 * 1024, itemSizes(keyspace, config.itemValueSize!, spec.itemMemory.growthFactor));
     if (spec.warm) warmShards(this.lru, this.placement.active, keyspace.count, (key) => this.placement.shardOf(key));
   }
 
@@ -222,7 +236,9 @@ export class CacheNode implements ModelNode, EventHandler {
     const shard = this.placement.shardOf(key);
     if (this.memory.dead[shard] === 1) return;
     this.stats.sets++;
-    this.store(key, shard);
+    this.ops.cmd_set++;
+    this.ops.fills++;
+    this.store(key, shard, 0);
   }
 
   /** Every shard loses its contents (a restart of the whole tier, a flush). */
@@ -316,6 +332,9 @@ export class CacheNode implements ModelNode, EventHandler {
     task.key = call.key;
     task.shard = shard;
     task.isSet = call.stage === STAGE_FILL;
+    // A fill (a miss's write-back) is a set; a read stays the get or gets it was.
+    task.op = task.isSet && isReadOp(call.op) ? OP_FILL : call.op;
+    task.ttlUs = call.ttlUs;
     task.reason = 0;
     task.epoch = this.epochs[shard]!;
     call.serverTask = task.id;
@@ -430,7 +449,7 @@ export class CacheNode implements ModelNode, EventHandler {
     const shard = task.shard;
     // Its process died while the op ran: the connection was reset.
     if (task.epoch !== this.epochs[shard]) return this.finish(task, CONNECTION_RESET, false);
-    const hit = task.prober !== null ? false : task.isSet ? this.set(task.key, shard) : this.get(task.key, shard);
+    const hit = task.prober !== null ? false : this.execute(task, shard);
     task.reason = 0;
     task.isSet = hit; // from here on: whether the reply carries the value
     this.busy[shard]!--;
@@ -441,15 +460,136 @@ export class CacheNode implements ModelNode, EventHandler {
     this.ctx.sim.at(this.nics.send(shard, task.key, hit, this.ctx.sim.nowUs), this.handlerId, EV_SENT, task.id);
   }
 
+  /**
+   * The op at the end of its service time, as memcached executes it on one item; true when the
+   * reply carries a value (a get's hit). Writes on a shard that died meanwhile store nothing.
+   */
+  private execute(task: Task, shard: number): boolean {
+    const op = task.op;
+    if (op === OP_GET) return this.get(task.key, shard);
+    if (op === OP_FILL) this.ops.fills++;
+    if ((op === OP_SET && task.ttlUs === 0) || op === OP_FILL) return this.set(task.key, shard);
+    return this.otherOp(op, task.key, shard, task.ttlUs);
+  }
+
   /** A set at the end of its service time; never a hit. */
   private set(key: number, shard: number): boolean {
     this.stats.sets++;
-    if (this.memory.dead[shard] !== 1) this.store(key, shard);
+    this.ops.cmd_set++;
+    if (this.memory.dead[shard] !== 1) this.store(key, shard, 0);
     return false;
   }
 
-  /** The key's newest value lands on `shard`: its version (copies) and set time (ttl) with it. */
-  private store(key: number, shard: number): void {
+  /**
+   * gets, set with a TTL, add, replace, cas, append, prepend, delete, incr, decr, touch: anything but
+   * the plain get and set every profile has made so far (those keep their path, so such profiles
+   * run as before). "Present" is in the shard's LRU and not expired.
+   */
+  private otherOp(op: number, key: number, shard: number, ttlUs: number): boolean {
+    this.opsUsed = true;
+    if (op === OP_GETS) return this.get(key, shard); // the model holds no CAS uniques: gets is get
+    const ops = this.ops;
+    const alive = this.memory.dead[shard] !== 1;
+    const present = this.present(key, shard);
+    switch (op) {
+      case OP_SET:
+        return this.storeOp(key, shard, ttlUs, alive);
+      case OP_ADD:
+        // memcached bumps the item a failed add found to the head of its LRU.
+        if (present) ops.add_not_stored++;
+        else ops.add_stored++;
+        if (!present) return this.storeOp(key, shard, ttlUs, alive);
+        this.bump(key, shard);
+        return this.countSet();
+      case OP_REPLACE:
+        if (present) ops.replace_stored++;
+        else ops.replace_not_stored++;
+        return present ? this.storeOp(key, shard, ttlUs, alive) : this.countSet();
+      case OP_CAS:
+        // Simplification: with no uniques, a cas on a present item always matches (never EXISTS).
+        if (present) ops.cas_hits++;
+        else ops.cas_misses++;
+        return present ? this.storeOp(key, shard, ttlUs, alive) : this.countSet();
+      case OP_APPEND:
+      case OP_PREPEND: {
+        const stored = op === OP_APPEND ? 'append_stored' : 'prepend_stored';
+        if (present) ops[stored]++;
+        else ops[op === OP_APPEND ? 'append_not_stored' : 'prepend_not_stored']++;
+        // The value grows in memcached; the model holds keys, so only recency changes (the expiry stays).
+        if (present) this.bump(key, shard);
+        return this.countSet();
+      }
+      case OP_DELETE:
+        if (present) {
+          ops.delete_hits++;
+          this.lru.remove(key, shard);
+        } else ops.delete_misses++;
+        return false;
+      case OP_INCR:
+      case OP_DECR:
+        // The model's values are numbers whenever incr/decr reach them (no non-numeric replies).
+        if (op === OP_INCR) present ? ops.incr_hits++ : ops.incr_misses++;
+        else present ? ops.decr_hits++ : ops.decr_misses++;
+        return present ? this.bump(key, shard) : false;
+      case OP_TOUCH:
+        ops.cmd_touch++;
+        if (!present) {
+          ops.touch_misses++;
+          return false;
+        }
+        ops.touch_hits++;
+        this.bump(key, shard);
+        this.setExpiry(this.lru.entry(key, shard), ttlUs);
+        return false;
+    }
+    return false;
+  }
+
+  /** A storage command that stores: set's counters and the item with its expiry. */
+  private storeOp(key: number, shard: number, ttlUs: number, alive: boolean): boolean {
+    this.stats.sets++;
+    this.ops.cmd_set++;
+    if (alive) this.store(key, shard, ttlUs);
+    return false;
+  }
+
+  /** A storage command that stored nothing still counts in memcached's cmd_set. */
+  private countSet(): boolean {
+    this.ops.cmd_set++;
+    return false;
+  }
+
+  /** The item is used: most recently used on its shard; no reply value. */
+  private bump(key: number, shard: number): boolean {
+    this.lru.touch(key, shard);
+    return false;
+  }
+
+  /** True when `shard` holds the key unexpired; an expired item found here is dropped, as memcached drops it. */
+  private present(key: number, shard: number): boolean {
+    if (!this.lru.holds(key, shard)) return false;
+    const entry = this.lru.entry(key, shard);
+    if (!this.expired(entry)) return true;
+    this.dropExpired(key, shard, entry);
+    return false;
+  }
+
+  private expired(entry: number): boolean {
+    const now = this.ctx.sim.nowUs;
+    if (this.setAtUs.length > 0 && now - this.setAtUs[entry]! > this.spec.ttl) return true;
+    if (this.expiresAtUs.length === 0) return false;
+    const at = this.expiresAtUs[entry]!;
+    return at > 0 && now >= at;
+  }
+
+  private dropExpired(key: number, shard: number, entry: number): void {
+    this.lru.remove(key, shard);
+    this.stats.expired++;
+    if (this.fetched.length > 0 && this.fetched[entry] === 0) this.ops.expired_unfetched++;
+  }
+
+  /** The key's newest value lands on `shard`: its version (copies), set time (ttl) and expiry (a request's TTL, µs; 0: none) with it. */
+  private store(key: number, shard: number, ttlUs: number): void {
     this.lru.insert(key, shard);
     const entry = this.lru.entry(key, shard);
     if (this.lru.copies) {
@@ -457,16 +597,33 @@ export class CacheNode implements ModelNode, EventHandler {
       this.staleCopies.stored(entry);
     }
     if (this.setAtUs.length > 0) this.setAtUs[entry] = this.ctx.sim.nowUs;
+    this.setExpiry(entry, ttlUs);
+  }
+
+  private setExpiry(entry: number, ttlUs: number): void {
+    if (ttlUs > 0 && this.expiresAtUs.length === 0) {
+      // The first TTL of the run: from here on every entry has an expiry (0 = none) and a fetched bit.
+      const entries = this.keyCount * (this.lru.copies ? this.slots : 1);
+      this.expiresAtUs = new Float64Array(entries);
+      this.fetched = new Uint8Array(entries);
+      this.opsUsed = true;
+    }
+    if (this.expiresAtUs.length === 0) return;
+    this.expiresAtUs[entry] = ttlUs > 0 ? this.ctx.sim.nowUs + ttlUs : 0;
+    this.fetched[entry] = 0;
   }
 
   private get(key: number, shard: number): boolean {
     this.stats.gets++;
     let hit = this.lru.touch(key, shard);
-    if (hit && this.setAtUs.length > 0 && this.ctx.sim.nowUs - this.setAtUs[this.lru.entry(key, shard)]! > this.spec.ttl) {
-      // Expired: memcached drops it on the get that finds it, and answers a miss.
-      this.lru.remove(key, shard);
-      this.stats.expired++;
-      hit = false;
+    if (hit) {
+      const entry = this.lru.entry(key, shard);
+      if (this.expired(entry)) {
+        // Expired: memcached drops it on the get that finds it, and answers a miss.
+        this.dropExpired(key, shard, entry);
+        this.ops.get_expired++;
+        hit = false;
+      } else if (this.fetched.length > 0) this.fetched[entry] = 1;
     }
     this.load.get(shard, hit);
     if (hit) {

@@ -1,3 +1,4 @@
+import { keyIds } from '../../../schedule/keys.ts';
 import { defineGauge, gaugeKey, SHARED_GAUGES } from '../../../recorder/gauges.ts';
 import { createSampler } from '../../../schedule/sample.ts';
 import { shardSlots } from '../../../profile/topology/timeline.ts';
@@ -5,6 +6,7 @@ import type { ModelComponent } from '../../core/component.ts';
 import type { ComponentKind } from '../../core/wiring.ts';
 import type { ServerConnections } from '../../core/server-connections.ts';
 import { CacheNode, type CacheStats } from './cache.ts';
+import type { CacheOpStats } from './op-stats.ts';
 import { perShard } from './shard-specs.ts';
 import { STALE_CAUSES } from './stale.ts';
 
@@ -45,7 +47,15 @@ export interface CacheConnectionDetails {
 }
 
 export type CacheDetails = CacheStats &
-  CacheConnectionDetails & { shards: number; copiesOfTop100?: { mean: number; max: number }; misses: number; hitRatio: number; evictions: number };
+  CacheConnectionDetails & {
+    shards: number;
+    copiesOfTop100?: { mean: number; max: number };
+    misses: number;
+    hitRatio: number;
+    evictions: number;
+    /** Only once a request made an op other than get/set or set a TTL: runs of plain gets and sets keep their result.json. */
+    operations?: CacheOpStats;
+  };
 
 /** Sharded look-aside caches: one node per shard slot (initial shards plus those the timeline adds). */
 export const cacheKind: ComponentKind<CacheNode> = {
@@ -57,7 +67,7 @@ export const cacheKind: ComponentKind<CacheNode> = {
   build(wiring) {
     const { ctx, topology, plan } = wiring;
     if (Object.values(topology.caches).some((c) => c.copies)) {
-      const keys = plan.keyspace.count + plan.keyspace.hotKeys.length;
+      const keys = keyIds(plan.keyspace);
       ctx.keyVersion = new Uint32Array(keys);
       ctx.keyWrittenAtUs = new Float64Array(keys);
       ctx.keyPrevWrittenAtUs = new Float64Array(keys);
@@ -85,6 +95,7 @@ export const cacheKind: ComponentKind<CacheNode> = {
         shards,
         valueSize,
         hotValueSize,
+        ...(spec.itemMemory ? { itemValueSize: createSampler(spec.valueSize, wiring.rng(`cache:${name}:items`)) } : {}),
         lossRng: wiring.rng(`cache:${name}:loss`),
         faultRng: wiring.rng(`cache:${name}:faults`),
         standingLoss: shards.loss,
@@ -193,9 +204,16 @@ function cacheComponent(cache: CacheNode, connections: Int32Array, connectionFig
         misses: stats.gets - stats.hits,
         hitRatio: stats.gets > 0 ? stats.hits / stats.gets : 0,
         evictions: cache.lru.evictions,
+        ...(cache.opsUsed ? { operations: operationCounts(cache) } : {}),
       };
     },
   };
+}
+
+/** The op counters with the figures the cache's own stats hold (gets, hits, evictions). */
+function operationCounts(cache: CacheNode): CacheOpStats {
+  const { gets, hits } = cache.stats;
+  return { ...cache.ops, cmd_get: gets, get_hits: hits, get_misses: gets - hits, evictions: cache.lru.evictions };
 }
 
 /** Shards holding a copy of each of the `n` most popular keys (ids are popularity ranks): mean and max. */

@@ -22,6 +22,8 @@ export class ShardedLru {
   /** Per-shard copies: the value version each entry holds (what a reader gets). */
   readonly version: Uint32Array;
   evictions = 0;
+  /** Item memory (itemMemory): bytes each shard's entries take, and each entry's; null when capacity counts keys only. */
+  private bytes: { used: Float64Array; of: Uint32Array; limit: number; sizeOf: (key: number) => number } | null = null;
 
   constructor(
     keyCount: number,
@@ -38,6 +40,19 @@ export class ShardedLru {
     this.size = new Int32Array(shards);
     this.home = new Int32Array(copies ? 0 : keyCount);
     this.version = new Uint32Array(copies ? entries : 0);
+  }
+
+  /**
+   * Caps each shard's entries by bytes as well (memcached -m): an entry of `key` takes `sizeOf(key)`
+   * (its slab chunk), and inserting past `limit` evicts from the tail until the shard fits.
+   */
+  limitBytes(limit: number, sizeOf: (key: number) => number): void {
+    this.bytes = { used: new Float64Array(this.shards), of: new Uint32Array(this.prev.length), limit, sizeOf };
+  }
+
+  /** Bytes the shard's entries take (0 without itemMemory). */
+  bytesUsed(shard: number): number {
+    return this.bytes === null ? 0 : this.bytes.used[shard]!;
   }
 
   /** The entry of (key, shard). */
@@ -85,17 +100,32 @@ export class ShardedLru {
       const old = this.home[e]!;
       this.unlink(e, old);
       this.size[old]!--;
+      if (this.bytes !== null) this.bytes.used[old]! -= this.bytes.of[e]!;
     }
     if (!this.copies) this.home[e] = shard;
     this.linkFront(e, shard);
-    if (++this.size[shard]! > this.capacity) {
-      const victim = this.tail[shard]!;
-      this.unlink(victim, shard);
-      this.prev[victim] = ABSENT;
-      this.next[victim] = ABSENT;
-      this.size[shard]!--;
-      this.evictions++;
-    }
+    if (this.bytes !== null) return this.fitBytes(e, key, shard);
+    if (++this.size[shard]! > this.capacity) this.evictTail(shard);
+  }
+
+  /** itemMemory: the new entry's bytes are counted, then the tail goes until both the key and byte caps hold. */
+  private fitBytes(e: number, key: number, shard: number): void {
+    const bytes = this.bytes!;
+    const size = bytes.sizeOf(key);
+    bytes.of[e] = size;
+    bytes.used[shard]! += size;
+    this.size[shard]!++;
+    while (this.size[shard]! > 1 && (this.size[shard]! > this.capacity || bytes.used[shard]! > bytes.limit)) this.evictTail(shard);
+  }
+
+  private evictTail(shard: number): void {
+    const victim = this.tail[shard]!;
+    this.unlink(victim, shard);
+    this.prev[victim] = ABSENT;
+    this.next[victim] = ABSENT;
+    this.size[shard]!--;
+    if (this.bytes !== null) this.bytes.used[shard]! -= this.bytes.of[victim]!;
+    this.evictions++;
   }
 
   /** Drops (key, shard) if present there (an expired entry). */
@@ -106,6 +136,7 @@ export class ShardedLru {
     this.prev[e] = ABSENT;
     this.next[e] = ABSENT;
     this.size[shard]!--;
+    if (this.bytes !== null) this.bytes.used[shard]! -= this.bytes.of[e]!;
   }
 
   /** Empties one shard (its process died: memory is gone). */
@@ -120,6 +151,7 @@ export class ShardedLru {
     this.head[shard] = NONE;
     this.tail[shard] = NONE;
     this.size[shard] = 0;
+    if (this.bytes !== null) this.bytes.used[shard] = 0;
   }
 
   private linkFront(e: number, shard: number): void {

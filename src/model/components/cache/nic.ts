@@ -1,3 +1,4 @@
+import { keyIds } from '../../../schedule/keys.ts';
 import type { Sampler } from '../../../schedule/sample.ts';
 import type { Keyspace } from '../../../schedule/types.ts';
 
@@ -31,7 +32,7 @@ export class ShardNics {
     this.freeAtUs = new Float64Array(config.slots);
     this.bytesPerUs = config.bandwidth.map((b) => b / 1e6);
     this.unlimited = config.bandwidth.every((b) => b === Number.POSITIVE_INFINITY);
-    this.valueBytes = new Uint32Array(this.unlimited ? 0 : keyspace.count + keyspace.hotKeys.length);
+    this.valueBytes = new Uint32Array(this.unlimited ? 0 : keyIds(keyspace));
   }
 
   /** Queues a reply (with the key's value on a hit) on the shard's NIC; returns when it is sent. */
@@ -54,9 +55,15 @@ export class ShardNics {
   private valueOf(key: number): number {
     let bytes = this.valueBytes[key]!;
     if (bytes === 0) {
-      bytes = 1 + (key >= this.config.keyspace.count ? this.config.hotValueSize() : this.config.valueSize());
+      bytes = 1 + (this.isHotKey(key) ? this.config.hotValueSize() : this.config.valueSize());
       this.valueBytes[key] = bytes;
     }
     return bytes - 1;
+  }
+
+  /** A named hot key (its own value sizes); one-hit wonders after them draw the keyspace's. */
+  private isHotKey(key: number): boolean {
+    const { count, hotKeys } = this.config.keyspace;
+    return key >= count && key < count + hotKeys.length;
   }
 }

@@ -1,3 +1,4 @@
+import { keyIds } from '../../../schedule/keys.ts';
 import type { HashName } from '../../../profile/topology/index.ts';
 import type { Keyspace } from '../../../schedule/types.ts';
 import { hashKey } from '../../hash/index.ts';
@@ -37,7 +38,7 @@ export class ShardPlacement {
 
   constructor(private readonly config: PlacementConfig) {
     const { slots, shards, keyspace } = config;
-    const keyTotal = keyspace.count + keyspace.hotKeys.length;
+    const keyTotal = keyIds(keyspace);
     this.slots = slots;
     this.active = shards;
     this.members = new Int32Array(slots);

@@ -2,6 +2,7 @@ import type { Service } from '../../../profile/topology/index.ts';
 import { defineGauge, gaugeKey, intervalMaxOf } from '../../../recorder/gauges.ts';
 import { createSampler } from '../../../schedule/sample.ts';
 import type { CallPlan } from '../../core/records.ts';
+import { callOp } from '../../core/ops.ts';
 import type { ComponentKind, Wiring } from '../../core/wiring.ts';
 import { cacheKind } from '../cache/kind.ts';
 import { clientGroupKind } from '../client-group/kind.ts';
@@ -84,6 +85,7 @@ function callPlan(wiring: Wiring, service: string, call: Service['calls'][number
     fill: call.onMiss !== undefined && call.fill,
     write: call.write,
     optional: call.optional,
+    ops: to.keyed !== null ? Uint8Array.from(kindsOfPlan, (kind) => callOp(kind, call.op, call.write)) : null,
   };
 }
 

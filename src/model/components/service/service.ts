@@ -110,6 +110,7 @@ export class ServiceNode implements ModelNode, EventHandler {
     task.originCall = call.id;
     task.originGen = call.gen;
     task.kind = call.kind;
+    task.ttlUs = call.ttlUs;
     task.userSeq = call.userSeq;
     task.reason = 0;
     task.epoch = this.epoch;

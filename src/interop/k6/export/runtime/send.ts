@@ -24,7 +24,9 @@ class ClientStream {
 
   constructor(private readonly shape: ClientShape, vu: number) {
     const content = new SCHEDULE.Rng(SCHEDULE.deriveSeed(SEED, 'requests:' + shape.name + ':vu' + vu));
-    this.keys = new SCHEDULE.KeyDrawer(KEYS, shape.name, new SCHEDULE.Rng(SCHEDULE.deriveSeed(SEED, 'keys:' + shape.name + ':vu' + vu)));
+    // One-hit wonders draw on a stream of their own, as the schedule's do.
+    const once = KEYS.oneHitWonders !== undefined ? new SCHEDULE.Rng(SCHEDULE.deriveSeed(SEED, 'once:' + shape.name + ':vu' + vu)) : undefined;
+    this.keys = new SCHEDULE.KeyDrawer(KEYS, shape.name, new SCHEDULE.Rng(SCHEDULE.deriveSeed(SEED, 'keys:' + shape.name + ':vu' + vu)), once);
     this.pickKind = SCHEDULE.cumulativePicker(shape.weights, content);
     this.batch = shape.batch.map((d) => SCHEDULE.createSampler(d, content));
     this.valueSize = shape.valueSize.map((d) => SCHEDULE.createSampler(d, content));

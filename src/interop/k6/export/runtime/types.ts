@@ -27,6 +27,8 @@ interface Keyspace {
   prefix: string;
   popularity: Popularity;
   hot: HotKey[];
+  /** Share of requests whose keys are one-hit wonders (absent: none). */
+  oneHitWonders?: number;
 }
 
 interface Rng {
@@ -44,7 +46,7 @@ interface ScheduleModules {
   /** Index i with probability weights[i] / Σ weights. */
   cumulativePicker(weights: number[], rng: Rng): () => number;
   /** Key ids of one client: prepare(t) once per request (hot-key shares at µs t after the warm-up), then draw() once per key. */
-  KeyDrawer: new (keys: Keyspace, client: string, rng: Rng) => { prepare(measuredUs: number): void; draw(): number };
+  KeyDrawer: new (keys: Keyspace, client: string, rng: Rng, onceRng?: Rng) => { prepare(measuredUs: number): void; draw(): number };
   /** Key names by id: 0..count-1 by popularity rank, count+j the hot key j. */
   createKeyspace(keys: Keyspace): { keyName(id: number): string };
 }
