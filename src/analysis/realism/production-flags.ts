@@ -177,7 +177,14 @@ export const noTtl: ProfileRule = (context) => {
   if (cluster !== undefined && cluster.commonTtls === '') return [];
   return [
     cluster !== undefined
-      ? flag('no-ttl', 'warn', 'writes never expire', `no write sets a TTL, yet ${cluster.cluster}'s writes set ${cluster.commonTtls} (Twitter production, 2020)`, INCIDENT.twitter2016b, fix)
+      ? flag(
+          'no-ttl',
+          'warn',
+          'writes never expire',
+          `no write sets a TTL, yet ${cluster.cluster}'s writes set ${cluster.commonTtls} (Twitter production, 2020)`,
+          INCIDENT.twitter2016b,
+          fix,
+        )
       : flag(
           'no-ttl',
           'info',

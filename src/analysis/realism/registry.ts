@@ -68,7 +68,7 @@ export const FLAGS = {
   'one-hit-wonders': {
     severities: ['warn', 'info'],
     meaning:
-      "a cache profile without `keys.oneHitWonders` (and no key file): warn when it names a Twitter production cluster (`name: clusterN-…`) with ≥ 1% one-hit-wonder keys; info for any other cache profile that writes: 37 of 53 clusters have ≥ 1% of keys asked for once (median 7.86%)",
+      'a cache profile without `keys.oneHitWonders` (and no key file): warn when it names a Twitter production cluster (`name: clusterN-…`) with ≥ 1% one-hit-wonder keys; info for any other cache profile that writes: 37 of 53 clusters have ≥ 1% of keys asked for once (median 7.86%)',
   },
   'no-ttl': {
     severities: ['warn', 'info'],

@@ -76,7 +76,8 @@ function oneHitWondersOf(stats: TraceStats, popularity: ReturnType<typeof fitPop
   const ratio = stats.keys.oneHitWonderRatio;
   if (ratio <= 0.01) return null;
   const perKey = `${(ratio * 100).toFixed(1)}% of keys`;
-  if (popularity.kind !== 'zipf') return { fit: { share: 0, keys: stats.keys.distinct }, note: `one-hit wonders (${perKey}) are among the key file's keys, each weighted by its one request` };
+  if (popularity.kind !== 'zipf')
+    return { fit: { share: 0, keys: stats.keys.distinct }, note: `one-hit wonders (${perKey}) are among the key file's keys, each weighted by its one request` };
   const fit = fitOneHitWonders(Math.round(ratio * stats.keys.distinct), stats.keys.distinct, stats.requests, popularity.s);
   return {
     fit,

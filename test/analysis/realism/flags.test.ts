@@ -188,16 +188,39 @@ const CASES: FlagCase[] = [
   {
     id: 'no-ttl',
     severity: 'warn',
-    trigger: () => ({ profile: profileWith({ name: 'cluster12-writes', mix: [{ kind: 'set', weight: 4 }, { kind: 'get', weight: 1 }] }) }),
+    trigger: () => ({
+      profile: profileWith({
+        name: 'cluster12-writes',
+        mix: [
+          { kind: 'set', weight: 4 },
+          { kind: 'get', weight: 1 },
+        ],
+      }),
+    }),
     quiet: () => ({ profile: profileWith({ name: 'cluster12-writes', mix: WRITES_WITH_TTL }) }),
     evidence: /cluster12's writes set 300s:0\.98 299s:0\.02/,
   },
   {
     id: 'no-ttl',
     severity: 'info',
-    trigger: () => ({ profile: profileWith({ mix: [{ kind: 'add', weight: 1 }, { kind: 'get', weight: 1 }] }) }),
+    trigger: () => ({
+      profile: profileWith({
+        mix: [
+          { kind: 'add', weight: 1 },
+          { kind: 'get', weight: 1 },
+        ],
+      }),
+    }),
     // The model's cache expiring entries is a TTL too; reads and deletes set none.
-    quiet: () => ({ profile: profileWith({ mix: [{ kind: 'add', weight: 1 }, { kind: 'get', weight: 1 }], topologyChanges: { caches: { cache: { ...REALISTIC_TOPOLOGY.caches.cache, ttl: '60s' } } } }) }),
+    quiet: () => ({
+      profile: profileWith({
+        mix: [
+          { kind: 'add', weight: 1 },
+          { kind: 'get', weight: 1 },
+        ],
+        topologyChanges: { caches: { cache: { ...REALISTIC_TOPOLOGY.caches.cache, ttl: '60s' } } },
+      }),
+    }),
   },
   {
     id: 'no-hot-key',
