@@ -261,3 +261,31 @@ describe('TTLs of writes', () => {
     );
   });
 });
+
+describe('one-hit wonders (keys.oneHitWonders)', () => {
+  const keysOf = (oneHitWonders?: number) => {
+    const profile = makeProfile({
+      name: 'once',
+      phases: [{ type: 'steady', rate: 1000, duration: 10 }],
+      keys: { count: 500, popularity: { type: 'zipf', s: 1 }, ...(oneHitWonders !== undefined ? { oneHitWonders } : {}) },
+    });
+    const schedule = createSchedule(profile);
+    const request = emptyRequest();
+    const out: { key: number; atUs: number; name: string }[] = [];
+    while (schedule.next(request)) out.push({ key: request.keys[0]!, atUs: request.intendedAtUs, name: schedule.plan.keyspace.keyName(request.keys[0]!) });
+    return out;
+  };
+
+  it('that share of requests goes to keys never seen before or again, named <prefix>once:<n>; every other draw is the one the profile made without them', () => {
+    const without = keysOf();
+    const withOnce = keysOf(0.25);
+    // Arrivals and the popular keys' own stream are untouched: the same times, the same popular keys in the same order.
+    expect(withOnce.map((r) => r.atUs)).toEqual(without.map((r) => r.atUs));
+    const popular = withOnce.filter((r) => r.key < 500).map((r) => r.key);
+    expect(popular).toEqual(without.map((r) => r.key).slice(0, popular.length));
+    const once = withOnce.filter((r) => r.key >= 500);
+    expect(Math.abs(once.length / withOnce.length - 0.25)).toBeLessThan(0.02);
+    expect(new Set(once.map((r) => r.key)).size).toBe(once.length);
+    expect(once.every((r) => /^key:once:\d+$/.test(r.name))).toBe(true);
+  });
+});

@@ -79,6 +79,14 @@ function draws(m: Modules): Record<string, unknown[]> {
       });
     }
   }
+  // One-hit wonders: their own stream decides which requests are one; their ids follow the keyspace's.
+  const onceKeys = { count: 1000, prefix: 'item:', popularity: { type: 'zipf' as const, s: 0.99 }, hot: [], oneHitWonders: 0.3 };
+  const onceNames = m.createKeyspace(onceKeys);
+  const onceDrawer = new m.KeyDrawer(onceKeys, 'a', stream('keys:once'), stream('once:a'));
+  out['oneHitWonders'] = repeat(() => {
+    onceDrawer.prepare(0);
+    return onceNames.keyName(onceDrawer.draw());
+  });
   return out;
 }
 
@@ -98,6 +106,7 @@ describe('the schedule bundle of the exported k6 script', () => {
     // Draws that exercise every branch: the hot keys show up, for client b its own one too.
     expect(fromSchedule['zipf:a']).toContain('viral');
     expect(fromSchedule['zipf:b']).toContain('only-b');
+    expect((fromSchedule['oneHitWonders'] as string[]).filter((k) => k.startsWith('item:once:')).length).toBeGreaterThan(0);
     expect(fromSchedule['zipf:a']).not.toContain('only-b');
   });
 
