@@ -105,6 +105,8 @@ export class ClientGroupModel implements EventHandler {
     host: HostState | null,
     /** Key ids from here on are the profile's named hot keys. */
     firstNamedKey: number,
+    /** The end of the named hot keys' ids (one-hit wonders follow them). */
+    namedKeyEnd = Number.POSITIVE_INFINITY,
   ) {
     this.instances = spec.instances;
     this.fanoutLimit = spec.fanoutLimit;
@@ -129,7 +131,9 @@ export class ClientGroupModel implements EventHandler {
     this.markDown = spec.markDown ?? null;
     this.hedge = spec.hedge ? new HedgeDelay(spec.hedge.after, spec.hedge.percentile) : null;
     this.connectsFree = spec.pool.connectCost === 0;
-    this.hotKeys = spec.hotKeyCache ? new HotKeyCache(spec.instances, spec.hotKeyCache, new Rng(deriveSeed(ctx.seed, `model:clientGroup:${name}:hotKeys`)), firstNamedKey) : null;
+    this.hotKeys = spec.hotKeyCache
+      ? new HotKeyCache(spec.instances, spec.hotKeyCache, new Rng(deriveSeed(ctx.seed, `model:clientGroup:${name}:hotKeys`)), firstNamedKey, namedKeyEnd)
+      : null;
     const pairs = this.markDown === null ? 0 : spec.instances * targets.length;
     this.sharedView = this.markDown?.view === 'shared';
     this.consecutiveFailures = new Int32Array(pairs);

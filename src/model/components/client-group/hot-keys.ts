@@ -94,17 +94,23 @@ export class HotKeyCache {
     instances: number,
     spec: HotKeyCacheSpec,
     private readonly rng: Rng,
-    /** Key ids from here on are the profile's named hot keys (`keys.hot`). */
+    /** Key ids from here on are the profile's named hot keys (`keys.hot`)… */
     private readonly firstNamedKey: number,
+    /** …up to here (one-hit wonders come after them). */
+    private readonly namedKeyEnd = Number.POSITIVE_INFINITY,
   ) {
     ({ sampleRate: this.sampleRate, threshold: this.threshold, window: this.windowUs, ttl: this.ttlUs, refresh: this.refresh } = spec);
     this.windows = Array.from({ length: instances }, () => new SampleWindow());
     this.promotedUntil = Array.from({ length: instances }, () => new Map());
   }
 
+  private isNamed(key: number): boolean {
+    return key >= this.firstNamedKey && key < this.namedKeyEnd;
+  }
+
   /** True when `instance` serves `key` from its in-process cache now. */
   servesLocally(instance: number, key: number, nowUs: number): boolean {
-    const named = key >= this.firstNamedKey ? this.stats.namedKeys : null;
+    const named = this.isNamed(key) ? this.stats.namedKeys : null;
     if (named !== null) named.reads++;
     const promoted = this.promotedUntil[instance]!;
     if (promoted.size === 0) return false;
@@ -133,6 +139,6 @@ export class HotKeyCache {
     if (this.windows[instance]!.add(key, nowUs, nowUs - this.windowUs) < this.threshold) return;
     this.promotedUntil[instance]!.set(key, nowUs + this.ttlUs);
     this.stats.promotions++;
-    if (key >= this.firstNamedKey) this.stats.namedKeys.promotions++;
+    if (this.isNamed(key)) this.stats.namedKeys.promotions++;
   }
 }

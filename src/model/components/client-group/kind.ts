@@ -41,6 +41,7 @@ export const clientGroupKind: ComponentKind<ClientGroupModel> = {
         wiring.nodeCount,
         host,
         plan.keyspace.count,
+        plan.keyspace.count + plan.keyspace.hotKeys.length,
       );
       groups.push(group);
       wiring.add(clientGroupKind, group, groupComponent(group, wiring));
