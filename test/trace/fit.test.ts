@@ -5,6 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Distribution } from '../../src/profile/distribution.ts';
 import { loadProfile } from '../../src/profile/load.ts';
 import { createSchedule, emptyRequest } from '../../src/schedule/index.ts';
+import { Model } from '../../src/model/model.ts';
+import { serviceKind } from '../../src/model/components/service/kind.ts';
+import { MEMCACHED_OPERATIONS } from '../../src/profile/protocols/memcached/section.ts';
 import { layoutOf, traceFit } from '../../src/trace/index.ts';
 import { type SyntheticTraceSpec, writeSyntheticTrace } from '../helpers/synthetic-trace.ts';
 
@@ -142,6 +145,25 @@ describe('trace fit: a profile that reproduces the trace it was fitted to', () =
     const onceIds = [...counts.keys()].filter((k) => k >= profile.keys.count + profile.keys.hot.length);
     expect(onceIds.every((k) => counts.get(k) === 1)).toBe(true);
     expect(Math.abs(onceIds.length / sent - profile.keys.oneHitWonders!)).toBeLessThan(0.01);
+  });
+
+  it('the fitted topology sends each kind to the model’s cache as the operation it is named after', async () => {
+    const spec: SyntheticTraceSpec = {
+      seed: 8,
+      requests: 20_000,
+      ratePerS: 200,
+      keys: 2_000,
+      zipfAlpha: 1,
+      operations: { get: 0.6, set: 0.2, add: 0.1, delete: 0.05, incr: 0.05 },
+      valueSizeMean: 100,
+      ttls: [{ ttlS: 60, weight: 1 }],
+    };
+    const { profile } = await fitted(spec, 'ops');
+    const plan = createSchedule(profile).plan;
+    const model = new Model(profile.topology!, plan, 1, { userCompleted: () => undefined });
+    const [app] = model.parts.wiring.all(serviceKind);
+    const ops = app!.config.calls[0]!.ops!;
+    expect(plan.kinds.map((kind, k) => MEMCACHED_OPERATIONS[ops[k]!])).toEqual(plan.kinds);
   });
 
   it('a trace without one-hit wonders beyond its Zipf tail’s gets none', async () => {
