@@ -163,7 +163,7 @@ describe('trace fit: a profile that reproduces the trace it was fitted to', () =
     const model = new Model(profile.topology!, plan, 1, { userCompleted: () => undefined });
     const [app] = model.parts.wiring.all(serviceKind);
     const ops = app!.config.calls[0]!.ops!;
-    expect(plan.kinds.map((kind, k) => MEMCACHED_OPERATIONS[ops[k]!])).toEqual(plan.kinds);
+    expect(plan.kinds.map((_kind, k) => MEMCACHED_OPERATIONS[ops[k]!])).toEqual(plan.kinds);
   });
 
   it('a trace without one-hit wonders beyond its Zipf tail’s gets none', async () => {
