@@ -8,12 +8,19 @@ import { commandHead, RespWriter } from './resp-writer.ts';
  * command due in a tick goes into one write buffer, handed to the socket once (the pacer submits a
  * tick's requests together): one socket write per tick, not per command, which is what a Redis
  * client's throughput is bound by (small writes were a first attempt's 0.3–0.8× redis-benchmark).
- * Replies are parsed as they arrive (resp-reader.ts) and matched to commands in order.
+ * Replies are parsed as they arrive, from one shared read buffer (resp-reader.ts), and matched to
+ * commands in order.
  *
  * Why not ioredis: see BENCHMARKS.md (Redis) — measured beside this client in the same run.
  */
 
 const WRITE_CHUNK = 64 * 1024;
+/**
+ * Where every Redis socket of the process reads into (`onread`): no Buffer per read and no stream
+ * machinery between the read and the parser, which at pipelining 1 is one read per reply. One
+ * buffer is enough: a read is parsed synchronously and nothing of it is kept.
+ */
+const SHARED_READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 const GET_HEAD = commandHead('GET', 1);
 const SET_HEAD = commandHead('SET', 2);
 const SET_PX_HEAD = commandHead('SET', 4);
@@ -205,7 +212,18 @@ export class RespConnection implements ReplySink {
   }
 
   private open(): Socket {
-    const socket = connect({ host: this.host, port: this.port, noDelay: true });
+    const socket = connect({
+      host: this.host,
+      port: this.port,
+      noDelay: true,
+      onread: {
+        buffer: SHARED_READ_BUFFER,
+        callback: (length, bytes) => {
+          if (this.socket === socket) this.reader.read(bytes as Buffer, length);
+          return true;
+        },
+      },
+    });
     this.socket = socket;
     this.connects++;
     this.reader.reset();
@@ -213,9 +231,6 @@ export class RespConnection implements ReplySink {
       if (this.socket !== socket) return;
       this.connected = true;
       for (let i = 0; i < this.count; i++) this.owner.wired(this.tokens[(this.head + i) % this.tokens.length]!);
-    });
-    socket.on('data', (data: Buffer) => {
-      if (this.socket === socket) this.reader.read(data);
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (this.socket !== socket) return;

@@ -72,9 +72,8 @@ export class RespReader {
     this.elementsLeft = 0;
   }
 
-  /** Reads one chunk; stops at the first malformed byte (the sink closes the connection). */
-  read(data: Buffer): void {
-    const n = data.length;
+  /** Reads the first `n` bytes of `data`; stops at the first malformed byte (the sink closes the connection). */
+  read(data: Buffer, n: number = data.length): void {
     let i = 0;
     while (i < n) {
       switch (this.state) {
