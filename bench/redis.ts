@@ -175,9 +175,11 @@ async function ioredisLoop(server: string, connections: number, pipeline: number
   await loop();
   ops = 0;
   const start = performance.now();
+  const cpuBefore = process.cpuUsage();
   end = start + seconds * 1000;
   await loop();
-  process.stdout.write(`${JSON.stringify({ opsPerSecond: ops / ((performance.now() - start) / 1000) })}\n`);
+  const cpu = process.cpuUsage(cpuBefore);
+  process.stdout.write(`${JSON.stringify({ opsPerSecond: ops / ((performance.now() - start) / 1000), cpuUsPerOp: (cpu.user + cpu.system) / ops })}\n`);
   for (const c of clients) c.disconnect();
 }
 
@@ -189,11 +191,11 @@ interface IoRedis {
 }
 
 /** The ioredis loop in its own pinned process, or undefined when ioredis is not to be found. */
-function ioredisRate(server: string, config: Config, op: 'get' | 'set'): number | undefined {
+function ioredisRate(server: string, config: Config, op: 'get' | 'set'): { opsPerSecond: number; cpuUsPerOp: number } | undefined {
   const [cmd, args] = pinned('0', process.execPath, ['--import', 'tsx', SELF, 'ioredis', server, String(config.connections), String(config.pipeline), op, String(SECONDS)]);
   const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: (SECONDS + 60) * 1000 });
   const line = r.stdout.trim().split('\n').pop() ?? '';
-  return line.startsWith('{') ? (JSON.parse(line) as { opsPerSecond: number }).opsPerSecond : undefined;
+  return line.startsWith('{') ? (JSON.parse(line) as { opsPerSecond: number; cpuUsPerOp: number }) : undefined;
 }
 
 const sustained = (t: Trial) => t.dropped === 0 && t.failed === 0 && t.sent === t.scheduled && t.dispatchP99Us < 5_000;
@@ -255,7 +257,7 @@ async function main(): Promise<void> {
         console.log(
           io === undefined
             ? '    ioredis: not installed (npm install --no-save ioredis, or IOREDIS=<its folder>): skipped'
-            : `    ioredis ${config.connections} clients × ${config.pipeline} in flight, auto-pipelining (closed loop): ${op.toUpperCase()} ${Math.round(io)} ops/s = ${(io / peerRate).toFixed(2)}× redis-benchmark`,
+            : `    ioredis ${config.connections} clients × ${config.pipeline} in flight, auto-pipelining (closed loop): ${op.toUpperCase()} ${Math.round(io.opsPerSecond)} ops/s = ${(io.opsPerSecond / peerRate).toFixed(2)}× redis-benchmark, ${io.cpuUsPerOp.toFixed(1)} µs of CPU per op`,
         );
         const best = search(server, op, config, peerRate);
         const max = best?.rate ?? 0;
