@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the system programs the tests run for real (memcached, headless Chromium, Prometheus, HdrHistogram's Java tools, zstd) when they are
+# Installs the system programs the tests run for real (memcached, redis-server, headless Chromium, Prometheus, HdrHistogram's Java tools, zstd) when they are
 # missing. Runs as `npm test`'s pretest, so the README's test command works on a fresh machine.
 set -euo pipefail
 needed=()
 command -v memcached >/dev/null 2>&1 || needed+=(memcached)
+command -v redis-server >/dev/null 2>&1 || needed+=(redis-server)
 command -v chromium >/dev/null 2>&1 || needed+=(chromium)
 # Debian's package: test/drivers/prometheus.test.ts scrapes a live run with it (no service is started here).
 command -v prometheus >/dev/null 2>&1 || needed+=(prometheus)

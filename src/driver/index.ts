@@ -68,6 +68,12 @@ const TRANSPORTS: { [Name in ProtocolName]: Transport<Extract<TargetSpec, { kind
         ? workerDriver(target.text, workers, options.startAtEpochMs)
         : lazyDriver(target.text, async (context) => (await import('./memcached/driver.ts')).createMemcachedDriver(target, withSharedStart(options, context.signal))),
   },
+  redis: {
+    driver: (target, workers, options) =>
+      workers > 1
+        ? workerDriver(target.text, workers, options.startAtEpochMs)
+        : lazyDriver(target.text, async (context) => (await import('./redis/driver.ts')).createRedisDriver(target, withSharedStart(options, context.signal))),
+  },
 };
 
 function workerDriver(target: string, workers: number, startAtEpochMs: number | undefined, check?: (profile: Profile) => Promise<unknown>): Driver {

@@ -5,6 +5,7 @@ import type { Salvaged } from './schema-walk.ts';
 import { describeHidden, holdsSecret } from './secret-fields.ts';
 import { MALFORMED_REFERENCE } from './secrets.ts';
 import { isTemplateField, PLACEHOLDER, TEMPLATE_FIELDS } from './template-fields.ts';
+import { PROTOCOL_SECTIONS, PROTOCOLS } from './protocols/registry.ts';
 
 /*
  * Cross-field checks: one typed pass over the schema's output. When the schema failed, they read what
@@ -166,8 +167,8 @@ function checkPositiveDurations(profile: PartialProfile, clients: readonly (Part
     ...phases(profile.phases, ['phases']),
     ...clients.flatMap((client, i) => phases(client?.phases, ['clients', i, 'phases'])),
     ...(profile.duration === 0 ? [zero(['duration'], 'give the measured duration, e.g. 30s, or omit it to default to the sum of the phases')] : []),
-    ...(['http', 'memcached'] as const).flatMap((section) =>
-      profile[section]?.timeout === 0 ? [zero([section, 'timeout'], 'a timeout of 0 fails every request before it can be answered; e.g. 1s')] : [],
+    ...Object.keys(PROTOCOL_SECTIONS).flatMap((section) =>
+      sectionOf(profile, section)?.['timeout'] === 0 ? [zero([section, 'timeout'], 'a timeout of 0 fails every request before it can be answered; e.g. 1s')] : [],
     ),
   ];
 }
@@ -327,7 +328,7 @@ function checkPlaceholders(kind: string, template: PartialTemplate): PathIssue[]
 }
 
 /**
- * `http.requests` and `memcached.operations` are keyed by request kind: a key that is no kind of any
+ * `http.requests` and the fields a protocol's spec names as kindKeyed (`memcached.operations`) are keyed by request kind: a key that is no kind of any
  * mix is a typo that would silently send the default request. Template placeholders must be known.
  */
 function checkTargetSections(profile: PartialProfile, clients: readonly (PartialClient | undefined)[]): PathIssue[] {
@@ -340,8 +341,15 @@ function checkTargetSections(profile: PartialProfile, clients: readonly (Partial
     if (template === undefined) continue;
     issues.push(...checkRequestLines(kind, template), ...checkSecretReferences(kind, template), ...checkPlaceholders(kind, template));
   }
-  for (const kind of Object.keys(profile.memcached?.operations ?? {})) {
-    if (!kinds.has(kind)) issues.push({ path: ['memcached', 'operations', kind], message: `expected a request kind of the mix, got ${shown(kind)}`, hint });
+  for (const [section, field] of PROTOCOLS.flatMap((p) => p.kindKeyed ?? [])) {
+    for (const kind of Object.keys(sectionOf(profile, section)?.[field] ?? {})) {
+      if (!kinds.has(kind)) issues.push({ path: [section, field, kind], message: `expected a request kind of the mix, got ${shown(kind)}`, hint });
+    }
   }
   return issues;
+}
+
+/** A protocol's section of the profile (`memcached:`) as far as it parsed, its fields by name: the checks above ask the protocols which to read. */
+function sectionOf(profile: PartialProfile, section: string): Readonly<Record<string, unknown>> | undefined {
+  return (profile as Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>)[section];
 }

@@ -88,6 +88,8 @@ export const PROFILE_CASES: readonly CorpusCase[] = [
   profile('memcached-hash-unknown', 'got "crc32"'),
   profile('memcached-timeout-zero', 'memcached.timeout: expected a duration > 0'),
   profile('memcached-operation-kind-unknown', 'memcached.operations.fetch'),
+  profile('redis-timeout-zero', 'redis.timeout: expected a duration > 0'),
+  profile('redis-operation-kind-unknown', 'redis.operations.fetch'),
   profile('production-percentiles-decreasing', 'production.valueSize.p99: expected p99 ≥ p50'),
   profile('topology-missing', 'topology-missing.yaml  topology: missing: the target is the model'),
   profile(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTarget } from '../../src/profile/protocols/registry.ts';
 import { TimelineRefusedError } from '../../src/driver/errors.ts';
-import { Sharding } from '../../src/driver/memcached/sharding.ts';
+import { Sharding } from '../../src/driver/sharded/sharding.ts';
 import { EXEC_OUTPUT_TAIL_BYTES, startExec } from '../../src/driver/timeline/exec.ts';
 import { checkTimeline, planTimeline } from '../../src/driver/timeline/steps.ts';
 import { TimelineEventSchema } from '../../src/profile/topology/index.ts';

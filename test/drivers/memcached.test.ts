@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sharding } from '../../src/driver/memcached/sharding.ts';
+import { Sharding } from '../../src/driver/sharded/sharding.ts';
 import { runProfile } from '../../src/pipeline/run.ts';
 import type { MemcachedTransportReport } from '../../src/recorder/driver-report.ts';
 import type { RunResult } from '../../src/recorder/result.ts';

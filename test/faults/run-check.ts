@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Driver } from '../../src/driver/types.ts';
+import { parseTarget, protocolOf } from '../../src/profile/protocols/registry.ts';
 import { runProfile } from '../../src/pipeline/run.ts';
 import type { RunResult } from '../../src/recorder/result.ts';
 import { RUN_FILES, readLatencyLogOf, readRunFolder } from '../../src/run-folder/index.ts';
@@ -30,7 +31,8 @@ let runs = 0;
 export async function runAgainstFault(target: string, settings: { requests?: number; rate?: number; section: Record<string, unknown>; driver?: Driver }): Promise<RunResult> {
   const requests = settings.requests ?? 20;
   const rate = settings.rate ?? 20;
-  const protocol = target.startsWith('http') ? 'http' : 'memcached';
+  // The section of the target's protocol (http:, memcached:, redis:) takes the case's settings.
+  const protocol = protocolOf(parseTarget(target)).name;
   const profile = makeProfile({
     name: 'fault',
     arrivals: 'constant',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpTransportReport } from '../../src/profile/protocols/http/spec.ts';
 import type { MemcachedTransportReport } from '../../src/profile/protocols/memcached/spec.ts';
+import type { RedisTransportReport } from '../../src/profile/protocols/redis/spec.ts';
 import { connectionPoolOf, describeTransport, mergeTransportReports, PROTOCOLS, parseTarget, protocolOf, TARGET_FORMS } from '../../src/profile/protocols/registry.ts';
 
 const http = (codes: Record<string, number>, streams?: number | null): HttpTransportReport => ({
@@ -31,15 +32,14 @@ const memcached = (hits: number, misses: number, keys: [number, number]): Memcac
 
 describe('the protocol registry', () => {
   it('parses each protocol’s targets to its spec, and names every form in one message', () => {
-    expect(PROTOCOLS.map((p) => p.name)).toEqual(['model', 'http', 'memcached']);
-    expect(['model', 'http://127.0.0.1:8080', 'https://127.0.0.1', 'memcached://127.0.0.1:1,127.0.0.1:2'].map((t) => protocolOf(parseTarget(t)).name)).toEqual([
-      'model',
-      'http',
-      'http',
-      'memcached',
-    ]);
-    expect(TARGET_FORMS).toBe('"model", http://host:port, https://host:port or memcached://host:port[,host:port…]');
-    expect(() => parseTarget('redis://127.0.0.1:6379')).toThrow(`unknown scheme "redis"; expected ${TARGET_FORMS}`);
+    expect(PROTOCOLS.map((p) => p.name)).toEqual(['model', 'http', 'memcached', 'redis']);
+    expect(
+      ['model', 'http://127.0.0.1:8080', 'https://127.0.0.1', 'memcached://127.0.0.1:1,127.0.0.1:2', 'redis://127.0.0.1:6379,127.0.0.1:6380'].map(
+        (t) => protocolOf(parseTarget(t)).name,
+      ),
+    ).toEqual(['model', 'http', 'http', 'memcached', 'redis']);
+    expect(TARGET_FORMS).toBe('"model", http://host:port, https://host:port, memcached://host:port[,host:port…] or redis://host:port[,host:port…]');
+    expect(() => parseTarget('rediss://127.0.0.1:6379')).toThrow(`unknown scheme "rediss"; expected ${TARGET_FORMS}`);
   });
 
   it('merges memcached reports by summing counts and taking ratio, shares and skew again from the sums', () => {
@@ -55,6 +55,24 @@ describe('the protocol registry', () => {
     ]);
     expect(merged.shardSkew).toBeCloseTo(1.2, 10);
     expect(merged.perWorker).toHaveLength(2);
+  });
+
+  it('merges redis reports by summing counts, error prefixes and commands, and taking ratio and shares again from the sums', () => {
+    const redis = (hits: number, misses: number, keys: [number, number], errors: Record<string, number>): RedisTransportReport => ({
+      ...memcached(hits, misses, keys),
+      protocol: 'redis',
+      serverErrors: errors,
+      commands: { get: hits + misses, set: 3 },
+    });
+    const merged = mergeTransportReports([redis(30, 10, [10, 30], { ERR: 1 }), redis(10, 50, [30, 30], { ERR: 1, WRONGTYPE: 2 })]);
+    expect(merged).toMatchObject({ hits: 40, misses: 60, hitRatio: 0.4, connects: 4, serverErrors: { ERR: 2, WRONGTYPE: 2 }, commands: { get: 100, set: 6 } });
+    expect(merged.shards.map((s) => s.keys)).toEqual([40, 60]);
+    expect(merged.perWorker).toHaveLength(2);
+    expect(describeTransport(merged)).toEqual([
+      'redis: 40 hits, 60 misses (hit ratio 40.0%); shard skew 1.20 over 2 servers',
+      '4 connects, 0 protocol errors; error replies ERR ×2, WRONGTYPE ×2',
+      'commands: GET 100, SET 6',
+    ]);
   });
 
   it('merges segments that ran worker threads as every thread, once', () => {

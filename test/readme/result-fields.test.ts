@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stampede, stampedeAsync } from '../helpers/cli.ts';
 import { docPages } from '../helpers/docs.ts';
 import { type RunningMemcached, startMemcached } from '../helpers/memcached.ts';
+import { type RunningRedis, startRedis } from '../helpers/redis.ts';
 import { makeTestPki } from '../helpers/tls.ts';
 
 /*
@@ -18,7 +19,7 @@ import { makeTestPki } from '../helpers/tls.ts';
  * is checked from the file's root, then under the paths claimed before it in the clause (`driver.transport`
  * adds `tls.verified`), and a result.json claim may also be an interval gauge's key (`hits.memcached`).
  * Gauge names with a placeholder (`queueDepth.<service>`) are families, not paths: not checked here.
- * The files come from real runs: the model, http, https with HTTP/2, memcached, two segments and
+ * The files come from real runs: the model, http, https with HTTP/2, memcached, Redis, two segments and
  * their merge, a qualification.
  */
 
@@ -181,6 +182,7 @@ describe('the docs’ claims about the JSON files', () => {
     const scratch = mkdtempSync(join(tmpdir(), 'stampede-readme-fields-'));
     const files: Record<JsonFile, unknown[]> = { 'result.json': [], 'analysis.json': [], 'qualification.json': [] };
     let memcached: RunningMemcached;
+    let redis: RunningRedis;
     const servers: { close(): void }[] = [];
 
     const read = (dir: string, ...names: JsonFile[]) => {
@@ -200,7 +202,7 @@ describe('the docs’ claims about the JSON files', () => {
     };
 
     beforeAll(async () => {
-      memcached = await startMemcached();
+      [memcached, redis] = await Promise.all([startMemcached(), startRedis()]);
       const pki = await makeTestPki(scratch);
       writeFileSync(join(scratch, 'ca.pem'), pki.caCert);
       const http = createServer((_req, res) => res.end('ok'));
@@ -216,6 +218,7 @@ describe('the docs’ claims about the JSON files', () => {
       await runInto('h2', [profile('h2', 'http: { http2: true, tls: { ca: ca.pem, servername: api.test } }\n'), '--target', `https://127.0.0.1:${port(h2)}`]);
       // adds beside the gets: the docs name the outcome counts of a write (`operations.add.exists`)
       await runInto('memcached', [profile('memcached', 'mix: [{ kind: get, weight: 4 }, { kind: add, weight: 1 }]\n'), '--target', `memcached://${memcached.address}`]);
+      await runInto('redis', [profile('redis', 'mix: [{ kind: get, weight: 4 }, { kind: set, weight: 1 }]\n'), '--target', `redis://${redis.address}`]);
       const segments = await Promise.all([0, 1].map((i) => runInto(`segment-${i}`, [small, '--segment', `${i}/2`])));
       const merged = join(scratch, 'merged');
       expect(stampede(['merge', ...segments, '--out', merged, '--quiet']).stderr).toBe('');
@@ -227,7 +230,7 @@ describe('the docs’ claims about the JSON files', () => {
 
     afterAll(async () => {
       for (const server of servers) server.close();
-      await memcached?.stop();
+      await Promise.all([memcached?.stop(), redis?.stop()]);
       rmSync(scratch, { recursive: true, force: true });
     });
 

@@ -1,6 +1,5 @@
 import type { Distribution } from '../../profile/distribution.ts';
 import type { Profile } from '../../profile/types.ts';
-import { operationOfKind } from '../../profile/protocols/memcached/section.ts';
 import { formatBytes, formatCount } from '../format.ts';
 import { INCIDENT } from './incidents.ts';
 import { PRODUCTION_CLUSTERS, type ProductionCluster } from './production-clusters.ts';
@@ -66,11 +65,13 @@ export const fixedValueSize: ProfileRule = (context) => {
   ];
 };
 
-/** The operation each kind of the mix is for the cache: every operation but get and gets writes. */
-function writeShare(profile: Profile): number {
+/** The share of the mix that writes, as the target's protocol maps kinds to operations; undefined for one that maps none. */
+function writeShare({ profile, protocol }: RealismContext): number | undefined {
+  const writes = protocol.realism.writes;
+  if (writes === undefined) return undefined;
   const total = profile.mix.reduce((sum, m) => sum + m.weight, 0);
-  const writes = profile.mix.filter((m) => !['get', 'gets'].includes(operationOfKind(profile.memcached.operations, m.kind))).reduce((sum, m) => sum + m.weight, 0);
-  return total > 0 ? writes / total : 0;
+  const written = profile.mix.filter((m) => writes(profile, m.kind)).reduce((sum, m) => sum + m.weight, 0);
+  return total > 0 ? written / total : 0;
 }
 
 /** Each cluster's share of requests that are not reads (get, gets), from the table's "get:0.93 set:0.07". */
@@ -89,7 +90,7 @@ const CLUSTER_HEAVY_WRITERS = CLUSTER_WRITE_SHARES.filter((w) => w > 0.3).length
  * paths on purpose (their writes are not what the incident was about).
  */
 export const readsOnly: ProfileRule = (context) => {
-  if (context.protocol.simulated || !isCache(context) || writeShare(context.profile) > 0) return [];
+  if (context.protocol.simulated || !isCache(context) || (writeShare(context) ?? 1) > 0) return [];
   return [
     flag(
       'reads-only',
@@ -97,7 +98,7 @@ export const readsOnly: ProfileRule = (context) => {
       'reads only',
       `every request is a get: ${CLUSTER_WRITERS} of ${CLUSTER_WRITE_SHARES.length} Twitter production clusters also write (set, add, cas, incr, delete), ${CLUSTER_HEAVY_WRITERS} of them in more than 30% of requests`,
       INCIDENT.twitter2016b,
-      'add the writes your cache takes to the mix (kind set or delete, or memcached.operations), e.g. from stampede trace stats of its traffic',
+      `add the writes your cache takes to the mix (kind set or delete, or ${context.protocol.name}.operations), e.g. from stampede trace stats of its traffic`,
     ),
   ];
 };

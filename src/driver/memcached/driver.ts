@@ -4,18 +4,19 @@ import type { MemcachedSettings } from '../../profile/protocols/memcached/sectio
 import type { ServerAddress } from '../../profile/protocols/address.ts';
 import type { MemcachedTarget } from '../../profile/protocols/memcached/spec.ts';
 import { hitRatioOf, shardLoad } from '../../profile/protocols/sharded.ts';
-import { RunStartError } from '../errors.ts';
 import { OpenLoopRun, openLoopOptions } from '../open-loop.ts';
 import { dialBeforeStart } from '../start-barrier.ts';
 import { SOCKET_CAUSES, type Transport, type TransportRun } from '../transport.ts';
 import { primeOpenLoop } from '../prime.ts';
 import type { DriverReport, MemcachedTransportReport } from '../../recorder/driver-report.ts';
-import { SHARED_GAUGES, defineGauge, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
+import { SHARED_GAUGES, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
 import type { Driver, DriverOptions, RunContext } from '../types.ts';
 import { operationOfKind } from '../../profile/protocols/memcached/section.ts';
 import { BinaryConnection, OP_GET, OP_NOOP, OP_SET, OP_TOUCH, STATUS_NOT_FOUND, STATUS_OK, type MemcachedOwner } from './binary-connection.ts';
 import { isRead, OPCODE_OF, OPERATION_INDEX, OperationCounts } from './operations.ts';
-import { Sharding } from './sharding.ts';
+import { Sharding } from '../sharded/sharding.ts';
+import { SHARDED_GAUGES } from '../sharded/gauges.ts';
+import { serversInRingAtStart, withDialFailures } from '../sharded/ring.ts';
 
 /**
  * Value bytes generated once; every store writes a prefix of it. ASCII zeros, so a key that was
@@ -44,9 +45,8 @@ export function createMemcachedDriver(target: MemcachedTarget, options: DriverOp
 async function runMemcached(context: RunContext, target: MemcachedTarget, options: DriverOptions): Promise<DriverReport> {
   const settings = context.profile.memcached;
   const run = new OpenLoopRun(context, { ...openLoopOptions(target, settings, options), prime: () => primeOpenLoop(context) });
-  // Servers the timeline adds are the target's last ones; they start outside the ring.
-  const added = (context.profile.topology?.timeline ?? []).reduce((n, e) => n + (e.type === 'addShards' ? e.count : 0), 0);
-  return run.execute(new MemcachedTransport(run, settings, target.servers, added), context.signal);
+  const inRing = serversInRingAtStart(target.servers.length, context.profile.topology?.timeline);
+  return run.execute(new MemcachedTransport(run, settings, target.servers, inRing), context.signal);
 }
 
 /** memcached reads an expiry over 30 days as a Unix time, not a duration. */
@@ -94,10 +94,10 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     private readonly run: TransportRun,
     settings: MemcachedSettings,
     servers: ServerAddress[],
-    added: number,
+    inRing: number,
   ) {
     const plan = run.schedule.plan;
-    this.sharding = new Sharding(settings.hash, settings.distribution, servers, plan.keyspace, Math.max(1, servers.length - added));
+    this.sharding = new Sharding(settings.hash, settings.distribution, servers, plan.keyspace, inRing);
     this.ring = { setInRing: (server, inRing) => this.sharding.setInRing(server, inRing) };
     this.perShard = settings.connectionsPerShard;
     this.connections = servers.flatMap((s) => Array.from({ length: this.perShard }, () => new BinaryConnection(s.host, s.port, this)));
@@ -124,7 +124,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     try {
       await dialBeforeStart(this.connections);
     } catch (error) {
-      throw withDialFailures(error, this.connections);
+      throw withDialFailures(error, this.connections, 'memcached');
     }
   }
 
@@ -278,18 +278,18 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     into[gaugeKey(SHARED_GAUGES.openConnections, 'memcached')] = open;
     const hits = this.hits - this.lastHits;
     const misses = this.misses - this.lastMisses;
-    into[gaugeKey(MEMCACHED_GAUGES.hits, 'memcached')] = hits;
-    into[gaugeKey(MEMCACHED_GAUGES.misses, 'memcached')] = misses;
+    into[gaugeKey(SHARDED_GAUGES.hits, 'memcached')] = hits;
+    into[gaugeKey(SHARDED_GAUGES.misses, 'memcached')] = misses;
     into[gaugeKey(SHARED_GAUGES.hitRatio, 'memcached')] = hits + misses > 0 ? hits / (hits + misses) : 0;
     this.lastHits = this.hits;
     this.lastMisses = this.misses;
     for (let s = 0; s < this.keysByShard.length; s++) {
-      into[gaugeKey(MEMCACHED_GAUGES.shardKeys, `shard${s}`)] = this.keysByShard[s]! - this.lastKeysByShard[s]!;
+      into[gaugeKey(SHARDED_GAUGES.shardKeys, `shard${s}`)] = this.keysByShard[s]! - this.lastKeysByShard[s]!;
       this.lastKeysByShard[s] = this.keysByShard[s]!;
     }
   }
 
-  readonly gaugeSpecs: readonly GaugeSpec[] = [SHARED_GAUGES.openConnections, SHARED_GAUGES.hitRatio, ...Object.values(MEMCACHED_GAUGES)];
+  readonly gaugeSpecs: readonly GaugeSpec[] = [SHARED_GAUGES.openConnections, SHARED_GAUGES.hitRatio, ...Object.values(SHARDED_GAUGES)];
 
   report(): MemcachedTransportReport {
     const conns = this.connections.filter((_, i) => i % this.perShard === 0);
@@ -313,23 +313,3 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     return 0;
   }
 }
-
-/**
- * A target none of whose servers could be dialled says why, server by server (a refused port, an
- * unknown host, a timeout), and what to check: that memcached listens there.
- */
-function withDialFailures(error: unknown, connections: readonly BinaryConnection[]): unknown {
-  if (!(error instanceof RunStartError)) return error;
-  const reasons = new Map<string, string>();
-  for (const c of connections) if (c.lastDialError !== undefined) reasons.set(`${c.host}:${c.port}`, c.lastDialError);
-  if (reasons.size === 0) return error;
-  const each = [...reasons].map(([server, reason]) => `on ${server}: ${reason}`).join('; ');
-  // As the http driver words it ("; last failure …"), once per server.
-  return new RunStartError(`${error.message}; last failure ${each} — is memcached running and listening there?`);
-}
-
-const MEMCACHED_GAUGES = {
-  hits: defineGauge('hits', 'count', 'hit-ratio', 'gets that found their key during the interval', 'interval'),
-  misses: defineGauge('misses', 'count', 'hit-ratio', 'gets that missed during the interval', 'interval'),
-  shardKeys: defineGauge('shardKeys', 'count', 'cache', 'keys sent to one shard during the interval', 'interval'),
-} as const;

@@ -2,13 +2,14 @@ import { TargetError } from '../target.ts';
 import { HTTP } from './http/spec.ts';
 import { MEMCACHED } from './memcached/spec.ts';
 import { MODEL } from './model/spec.ts';
+import { REDIS } from './redis/spec.ts';
 import type { ProtocolSpec, ReportBase, ReportSpec, TargetBase } from './spec.ts';
 
 /**
  * Every protocol stampede speaks, the model first (the default target). Adding one is a folder
- * beside these, a line here and its transport's line in src/driver/transports.ts.
+ * beside these, a line here and its transport's line in src/driver/index.ts (TRANSPORTS).
  */
-export const PROTOCOLS = [MODEL, HTTP, MEMCACHED] as const;
+export const PROTOCOLS = [MODEL, HTTP, MEMCACHED, REDIS] as const;
 
 type Listed = (typeof PROTOCOLS)[number];
 type TargetOf<P> = P extends ProtocolSpec<infer T, ReportBase, never> ? T : never;

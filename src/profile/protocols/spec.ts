@@ -59,6 +59,8 @@ export interface ProtocolSpec<T extends TargetBase = TargetBase, R extends Repor
   inFlightBound(profile: V, load: PlannedLoad): number;
   /** Its request templates carry `${NAME}` references, read from the environment for the driver only. */
   readonly resolvesSecrets: boolean;
+  /** Fields of its sections keyed by the mix's request kinds, as [section, field] (memcached's operations): a key that is no kind of any mix is a typo the profile check refuses. */
+  readonly kindKeyed?: readonly (readonly [section: string, field: string])[];
   /** It refuses keys a memcached server would (profile/memcached-keys.ts): the profile's unfit keys stop the run. */
   readonly refusesUnfitKeys: boolean;
   readonly realism: RealismNeeds<T, V>;
@@ -75,6 +77,8 @@ export interface RealismNeeds<T, V> {
   clientInstances?(profile: V): number;
   /** Shards the test spreads keys over. */
   shards(target: T, profile: V): number | undefined;
+  /** Whether a kind of the mix writes to the cache (the reads-only flag), for a cache protocol whose section maps kinds to operations. */
+  writes?(profile: V, kind: string): boolean;
   /** Whether the target is encrypted, for a protocol that may be (http: https://); absent for one that never is. */
   encrypted?(target: T): boolean;
 }

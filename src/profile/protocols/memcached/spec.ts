@@ -2,7 +2,7 @@ import { canonicalHost, TargetError } from '../../target.ts';
 import { addCounts, portOf, sumOf, type ServerAddress } from '../address.ts';
 import { hitRatioOf, type ShardLoad, shardLoad } from '../sharded.ts';
 import type { ProtocolSpec, SettingsOf } from '../spec.ts';
-import { MEMCACHED_SECTIONS, type MemcachedOperation } from './section.ts';
+import { MEMCACHED_SECTIONS, type MemcachedOperation, operationOfKind } from './section.ts';
 
 /* memcached (binary protocol) over a client-side sharded set of servers. The transport is src/driver/memcached/. */
 
@@ -126,10 +126,13 @@ export const MEMCACHED: ProtocolSpec<MemcachedTarget, MemcachedTransportReport, 
   hosts: (target) => [...new Set(target.servers.map((s) => s.host))],
   inFlightBound: (profile) => profile.memcached.inFlightCap,
   resolvesSecrets: false,
+  kindKeyed: [['memcached', 'operations']],
   refusesUnfitKeys: true,
   realism: {
     connectionsPerClient: (profile) => profile.memcached.connectionsPerShard,
     shards: (target) => target.servers.length,
+    // Every operation but get and gets writes.
+    writes: (profile, kind) => !['get', 'gets'].includes(operationOfKind(profile.memcached.operations, kind)),
   },
   timeline: { events: new Set(['addShards', 'removeShards', 'restoreShards', 'exec', 'shift']), ring: (target) => target.servers.map(addressOf) },
   report: { merge, describe },
