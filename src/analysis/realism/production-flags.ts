@@ -144,7 +144,7 @@ export const noOneHitWonders: ProfileRule = (context) => {
       ),
     ];
   }
-  if (writeShare(profile) === 0) return [];
+  if ((writeShare(context) ?? 0) === 0) return [];
   return [
     flag(
       'one-hit-wonders',
@@ -159,10 +159,12 @@ export const noOneHitWonders: ProfileRule = (context) => {
 
 const CLUSTERS_WITH_TTLS = PRODUCTION_CLUSTERS.filter((c) => c.commonTtls !== '').length;
 
-/** The profile's writes never expire: no write kind of the mix has a ttl, and no model cache a ttl of its own. */
-function writesWithoutTtl(profile: Profile): boolean {
-  const writes = profile.mix.filter((m) => !['get', 'gets', 'delete'].includes(operationOfKind(profile.memcached.operations, m.kind)));
-  if (writes.length === 0 || writes.some((m) => m.ttl !== undefined)) return false;
+/** The profile's writes never expire: no write kind of the mix (as the target's protocol maps kinds; a delete aside) has a ttl, and no model cache a ttl of its own. */
+function writesWithoutTtl({ profile, protocol }: RealismContext): boolean {
+  const writes = protocol.realism.writes;
+  if (writes === undefined) return false;
+  const written = profile.mix.filter((m) => m.kind !== 'delete' && writes(profile, m.kind));
+  if (written.length === 0 || written.some((m) => m.ttl !== undefined)) return false;
   return !Object.values(profile.topology?.caches ?? {}).some((c) => Number.isFinite(c.ttl));
 }
 
@@ -172,7 +174,7 @@ function writesWithoutTtl(profile: Profile): boolean {
  */
 export const noTtl: ProfileRule = (context) => {
   const { profile } = context;
-  if (!isCache(context) || !writesWithoutTtl(profile)) return [];
+  if (!isCache(context) || !writesWithoutTtl(context)) return [];
   const cluster = namedCluster(profile);
   const fix = "give each write kind of the mix its ttl (e.g. ttl: 300s, or an empirical mix of production's TTLs: stampede trace fit derives them)";
   if (cluster !== undefined && cluster.commonTtls === '') return [];

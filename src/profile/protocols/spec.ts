@@ -77,7 +77,7 @@ export interface RealismNeeds<T, V> {
   clientInstances?(profile: V): number;
   /** Shards the test spreads keys over. */
   shards(target: T, profile: V): number | undefined;
-  /** Whether a kind of the mix writes to the cache (the reads-only flag), for a cache protocol whose section maps kinds to operations. */
+  /** Whether a kind of the mix writes to the cache (the reads-only, one-hit-wonders and no-ttl flags), for a cache protocol that maps kinds to operations. */
   writes?(profile: V, kind: string): boolean;
   /** Whether the target is encrypted, for a protocol that may be (http: https://); absent for one that never is. */
   encrypted?(target: T): boolean;

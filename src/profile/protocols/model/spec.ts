@@ -1,4 +1,5 @@
 import type { Topology } from '../../topology/index.ts';
+import { operationOfKind } from '../memcached/section.ts';
 import type { ProtocolSpec } from '../spec.ts';
 
 /* The model core: the profile's topology simulated in process on virtual time. Its driver is src/driver/model.ts. */
@@ -59,6 +60,7 @@ export const MODEL: ProtocolSpec<ModelTarget, never, ModelView, Record<never, ne
   inFlightBound: (_profile, load) => Math.min(load.expectedRequests, load.peakRps * MODEL_LIFETIME_S),
   resolvesSecrets: false,
   refusesUnfitKeys: false,
-  realism: { connectionsPerClient, clientInstances, shards },
+  // A kind named after a memcached operation is that operation at the model's caches (src/model/core/ops.ts).
+  realism: { connectionsPerClient, clientInstances, shards, writes: (_profile, kind) => !['get', 'gets'].includes(operationOfKind({}, kind)) },
   timeline: { events: new Set(['addShards', 'removeShards', 'restoreShards', 'flush', 'restart', 'latency', 'dip', 'set', 'blip', 'network', 'exec', 'shift']) },
 };
