@@ -9,6 +9,7 @@ export { loadProfile, parseProfileText, profileJsonSchema, ProfileError, formatP
 export type { Profile, ProfileSource, ClientSpec, HotKey, MixEntry, Multiplier, Phase, Popularity, Slo, Distribution } from './profile/index.ts';
 export type { HttpSettings } from './profile/protocols/http/section.ts';
 export type { MemcachedSettings } from './profile/protocols/memcached/section.ts';
+export type { RedisSettings } from './profile/protocols/redis/section.ts';
 export { parseTarget, type TargetSpec, type ProtocolName as TargetKind } from './profile/protocols/registry.ts';
 export type { ServerAddress } from './profile/protocols/address.ts';
 export { TargetError } from './profile/target.ts';

@@ -59,11 +59,11 @@ export const FLAGS = {
   'value-size-fixed': {
     severities: ['warn'],
     meaning:
-      "a cache profile (memcached:// or a model with caches) whose values are all one size, without `production.valueSize`: the 53 Twitter production clusters' mean value sizes span 1 B–67.5 KB",
+      "a cache profile (memcached://, redis:// or a model with caches) whose values are all one size, without `production.valueSize`: the 53 Twitter production clusters' mean value sizes span 1 B–67.5 KB",
   },
   'reads-only': {
     severities: ['info'],
-    meaning: 'a memcached:// profile whose every request is a get: 45 of 53 Twitter production clusters also write, 20 of them in more than 30% of requests',
+    meaning: 'a memcached:// or redis:// profile whose every request is a get: 45 of 53 Twitter production clusters also write, 20 of them in more than 30% of requests',
   },
   'one-hit-wonders': {
     severities: ['warn', 'info'],
