@@ -31,7 +31,8 @@ export function targetOption(text: string | undefined): TargetSpec | undefined {
   try {
     return parseTarget(text);
   } catch (error) {
-    if (error instanceof TargetError) throw commandLineError('--target', error.message, 'e.g. --target http://127.0.0.1:8080, --target memcached://127.0.0.1:11211 or --target redis://127.0.0.1:6379');
+    if (error instanceof TargetError)
+      throw commandLineError('--target', error.message, 'e.g. --target http://127.0.0.1:8080, --target memcached://127.0.0.1:11211 or --target redis://127.0.0.1:6379');
     throw error;
   }
 }
