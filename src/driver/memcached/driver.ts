@@ -3,19 +3,18 @@ import type { ScheduledRequest } from '../../schedule/types.ts';
 import type { MemcachedSettings } from '../../profile/protocols/memcached/section.ts';
 import type { ServerAddress } from '../../profile/protocols/address.ts';
 import type { MemcachedTarget } from '../../profile/protocols/memcached/spec.ts';
-import { hitRatioOf, shardLoad } from '../../profile/protocols/sharded.ts';
 import { OpenLoopRun, openLoopOptions } from '../open-loop.ts';
 import { dialBeforeStart } from '../start-barrier.ts';
 import { SOCKET_CAUSES, type Transport, type TransportRun } from '../transport.ts';
 import { primeOpenLoop } from '../prime.ts';
 import type { DriverReport, MemcachedTransportReport } from '../../recorder/driver-report.ts';
-import { SHARED_GAUGES, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
+import type { GaugeSpec } from '../../recorder/gauges.ts';
 import type { Driver, DriverOptions, RunContext } from '../types.ts';
 import { operationOfKind } from '../../profile/protocols/memcached/section.ts';
 import { BinaryConnection, OP_GET, OP_NOOP, OP_SET, OP_TOUCH, STATUS_NOT_FOUND, STATUS_OK, type MemcachedOwner } from './binary-connection.ts';
 import { isRead, OPCODE_OF, OPERATION_INDEX, OperationCounts } from './operations.ts';
 import { Sharding } from '../sharded/sharding.ts';
-import { SHARDED_GAUGES } from '../sharded/gauges.ts';
+import { ShardedTally } from '../sharded/tally.ts';
 import { serversInRingAtStart, withDialFailures } from '../sharded/ring.ts';
 
 /**
@@ -67,23 +66,16 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   private readonly nextOnShard: Int32Array;
   private readonly operationOfKind: Int8Array;
   private readonly slab = Buffer.alloc(VALUE_SLAB_BYTES, VALUE_BYTE);
-  /** Per slot: its operation and key (single-key requests), shard parts still unanswered, keys asked, hits so far, first failure reason. */
+  /** Per slot: its operation and key (single-key requests), keys asked, hits so far, first failure reason (its parts still unanswered are the tally's). */
   private readonly operationOf: Int8Array;
   private readonly keyOf: Int32Array;
-  private readonly partsPending: Int32Array;
   private readonly keysAsked: Int32Array;
   private readonly hitsSoFar: Int32Array;
   private readonly failure: Int32Array;
   /** Scratch: keys of the current request grouped by shard. */
   private readonly shardTouched: Int32Array;
   private readonly reasons = new Map<string, number>();
-  private readonly keysByShard: Float64Array;
-  private readonly lastKeysByShard: Float64Array;
-  private readonly timeoutUs: number;
-  hits = 0;
-  misses = 0;
-  private lastHits = 0;
-  private lastMisses = 0;
+  private readonly tally: ShardedTally<BinaryConnection>;
   private readonly serverErrors = new Map<number, number>();
   private readonly answers = new OperationCounts();
   /** Per key id: the last CAS unique seen (high and low halves); empty unless a kind is sent as cas. */
@@ -108,14 +100,11 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     const cap = run.inFlightCap;
     this.operationOf = new Int8Array(cap);
     this.keyOf = new Int32Array(cap);
-    this.partsPending = new Int32Array(cap);
     this.keysAsked = new Int32Array(cap);
     this.hitsSoFar = new Int32Array(cap);
     this.failure = new Int32Array(cap);
     this.shardTouched = new Int32Array(servers.length);
-    this.keysByShard = new Float64Array(servers.length);
-    this.lastKeysByShard = new Float64Array(servers.length);
-    this.timeoutUs = settings.timeout;
+    this.tally = new ShardedTally('memcached', this.connections, this.perShard, run, settings.timeout);
     for (const name of new Set(Object.values(SOCKET_CAUSES))) this.reasons.set(name, run.recorder.reason(name));
     this.reasons.set('server_error', run.recorder.reason('server_error'));
   }
@@ -141,9 +130,9 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     if (!isRead(op) || request.batchSize === 1) {
       const keyId = request.keys[0] ?? 0;
       const shard = this.sharding.shardOf(keyId);
-      this.keysByShard[shard]!++;
+      this.tally.keysByShard[shard]!++;
       this.keyOf[slot] = keyId;
-      this.partsPending[slot] = 1;
+      this.tally.partsPending[slot] = 1;
       this.send(this.connectionFor(shard), slot, op, ks.keyName(keyId), keyId, request);
       return;
     }
@@ -153,7 +142,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     for (let i = 0; i < request.batchSize; i++) {
       const keyId = request.keys[i]!;
       const shard = this.sharding.shardOf(keyId);
-      this.keysByShard[shard]!++;
+      this.tally.keysByShard[shard]!++;
       touched[shard] = 1;
       this.connectionFor(shard, false).getQuiet(slot, ks.keyName(keyId));
     }
@@ -163,7 +152,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
       parts++;
       this.connectionFor(s, true).noop(slot);
     }
-    this.partsPending[slot] = parts;
+    this.tally.partsPending[slot] = parts;
     if (parts === 0) this.run.complete(slot, 0, this.run.nowUs());
   }
 
@@ -222,14 +211,13 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   }
 
   private partDone(slot: number): void {
-    if (--this.partsPending[slot]! > 0) return;
+    if (--this.tally.partsPending[slot]! > 0) return;
     const now = this.run.advance();
     const asked = this.keysAsked[slot]!;
     const failed = this.failure[slot]!;
     if (failed === 0 && asked > 0) {
       const hits = Math.min(this.hitsSoFar[slot]!, asked);
-      this.hits += hits;
-      this.misses += asked - hits;
+      this.tally.answered(asked, hits);
       this.answers.keys(this.operationOf[slot]!, hits, asked - hits);
     }
     this.run.complete(slot, failed, now);
@@ -252,58 +240,25 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   }
 
   tick(nowUs: number): void {
-    for (const c of this.connections) {
-      const oldest = c.oldest;
-      if (oldest >= 0 && nowUs - this.run.waitingSinceUs(oldest) > this.timeoutUs) c.abort('timeout');
-    }
+    this.tally.timeOut(nowUs);
   }
 
   close(reason: number): void {
-    for (const c of this.connections) {
-      c.close();
-    }
-    // Slots still in flight end as unfinished; partsPending says which.
-    const now = this.run.nowUs();
-    for (let slot = 0; slot < this.partsPending.length; slot++) {
-      if (this.partsPending[slot]! > 0) {
-        this.partsPending[slot] = 0;
-        this.run.complete(slot, reason, now);
-      }
-    }
+    this.tally.close(reason);
   }
 
   gauges(into: Record<string, number>): void {
-    let open = 0;
-    for (const c of this.connections) if (c.connected) open++;
-    into[gaugeKey(SHARED_GAUGES.openConnections, 'memcached')] = open;
-    const hits = this.hits - this.lastHits;
-    const misses = this.misses - this.lastMisses;
-    into[gaugeKey(SHARDED_GAUGES.hits, 'memcached')] = hits;
-    into[gaugeKey(SHARDED_GAUGES.misses, 'memcached')] = misses;
-    into[gaugeKey(SHARED_GAUGES.hitRatio, 'memcached')] = hits + misses > 0 ? hits / (hits + misses) : 0;
-    this.lastHits = this.hits;
-    this.lastMisses = this.misses;
-    for (let s = 0; s < this.keysByShard.length; s++) {
-      into[gaugeKey(SHARDED_GAUGES.shardKeys, `shard${s}`)] = this.keysByShard[s]! - this.lastKeysByShard[s]!;
-      this.lastKeysByShard[s] = this.keysByShard[s]!;
-    }
+    this.tally.gauges(into);
   }
 
-  readonly gaugeSpecs: readonly GaugeSpec[] = [SHARED_GAUGES.openConnections, SHARED_GAUGES.hitRatio, ...Object.values(SHARDED_GAUGES)];
+  get gaugeSpecs(): readonly GaugeSpec[] {
+    return this.tally.gaugeSpecs;
+  }
 
   report(): MemcachedTransportReport {
-    const conns = this.connections.filter((_, i) => i % this.perShard === 0);
     return {
       protocol: 'memcached',
-      hits: this.hits,
-      misses: this.misses,
-      hitRatio: hitRatioOf(this.hits, this.misses),
-      ...shardLoad(
-        conns.map((c) => `${c.host}:${c.port}`),
-        Array.from(this.keysByShard),
-      ),
-      connects: this.connections.reduce((a, c) => a + c.connects, 0),
-      protocolErrors: this.connections.reduce((a, c) => a + c.protocolErrors, 0),
+      ...this.tally.counts(),
       serverErrors: Object.fromEntries([...this.serverErrors].map(([status, n]) => [`0x${status.toString(16).padStart(4, '0')}`, n])),
       operations: this.answers.toJSON(),
     };

@@ -1,13 +1,12 @@
 import type { ServerAddress } from '../../profile/protocols/address.ts';
 import { REDIS_OPERATIONS, type RedisSettings, redisOperationOfKind } from '../../profile/protocols/redis/section.ts';
 import type { RedisTarget, RedisTransportReport } from '../../profile/protocols/redis/spec.ts';
-import { hitRatioOf, shardLoad } from '../../profile/protocols/sharded.ts';
 import type { DriverReport } from '../../recorder/driver-report.ts';
-import { SHARED_GAUGES, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
+import type { GaugeSpec } from '../../recorder/gauges.ts';
 import type { ScheduledRequest } from '../../schedule/types.ts';
 import { OpenLoopRun, openLoopOptions } from '../open-loop.ts';
 import { primeOpenLoop } from '../prime.ts';
-import { SHARDED_GAUGES } from '../sharded/gauges.ts';
+import { ShardedTally } from '../sharded/tally.ts';
 import { serversInRingAtStart, withDialFailures } from '../sharded/ring.ts';
 import { Sharding } from '../sharded/sharding.ts';
 import { dialBeforeStart } from '../start-barrier.ts';
@@ -45,8 +44,7 @@ class RedisTransport implements Transport, RedisOwner {
   private readonly nextOnShard: Int32Array;
   private readonly commandOfKind: Uint8Array;
   private readonly slab = Buffer.alloc(VALUE_SLAB_BYTES, VALUE_BYTE);
-  /** Per slot: shard parts still unanswered, keys asked (reads), hits so far, first failure reason. */
-  private readonly partsPending: Int32Array;
+  /** Per slot: keys asked (reads), hits so far, first failure reason (its parts still unanswered are the tally's). */
   private readonly keysAsked: Int32Array;
   private readonly hitsSoFar: Int32Array;
   private readonly failure: Int32Array;
@@ -55,14 +53,8 @@ class RedisTransport implements Transport, RedisOwner {
   private readonly keysOnShard: Int32Array;
   private readonly mgetOn: Int32Array;
   private readonly reasons = new Map<string, number>();
+  private readonly tally: ShardedTally<RespConnection>;
   private readonly serverErrorReason: number;
-  private readonly keysByShard: Float64Array;
-  private readonly lastKeysByShard: Float64Array;
-  private readonly timeoutUs: number;
-  private hits = 0;
-  private misses = 0;
-  private lastHits = 0;
-  private lastMisses = 0;
   private readonly serverErrors = new Map<string, number>();
   /** Replies by command (CMD_*), error replies included. */
   private readonly replies = new Float64Array(3);
@@ -82,15 +74,12 @@ class RedisTransport implements Transport, RedisOwner {
     this.nextOnShard = new Int32Array(servers.length);
     this.commandOfKind = Uint8Array.from(plan.kinds, (kind) => COMMAND_OF[REDIS_OPERATIONS.indexOf(redisOperationOfKind(settings.operations, kind))]!);
     const cap = run.inFlightCap;
-    this.partsPending = new Int32Array(cap);
     this.keysAsked = new Int32Array(cap);
     this.hitsSoFar = new Int32Array(cap);
     this.failure = new Int32Array(cap);
     this.keysOnShard = new Int32Array(servers.length);
     this.mgetOn = new Int32Array(servers.length);
-    this.keysByShard = new Float64Array(servers.length);
-    this.lastKeysByShard = new Float64Array(servers.length);
-    this.timeoutUs = settings.timeout;
+    this.tally = new ShardedTally('redis', this.connections, this.perShard, run, settings.timeout);
     for (const name of new Set(Object.values(SOCKET_CAUSES))) this.reasons.set(name, run.recorder.reason(name));
     this.serverErrorReason = run.recorder.reason('server_error');
   }
@@ -114,8 +103,8 @@ class RedisTransport implements Transport, RedisOwner {
     if (command === CMD_SET || (command === CMD_GET && request.batchSize === 1)) {
       const keyId = request.keys[0] ?? 0;
       const shard = this.sharding.shardOf(keyId);
-      this.keysByShard[shard]!++;
-      this.partsPending[slot] = 1;
+      this.tally.keysByShard[shard]!++;
+      this.tally.partsPending[slot] = 1;
       const c = this.connectionFor(shard);
       if (command === CMD_GET) {
         this.keysAsked[slot] = 1;
@@ -141,7 +130,7 @@ class RedisTransport implements Transport, RedisOwner {
       const shard = this.sharding.shardOf(request.keys[i]!);
       keyShard[i] = shard;
       onShard[shard]!++;
-      this.keysByShard[shard]!++;
+      this.tally.keysByShard[shard]!++;
     }
     let parts = 0;
     for (let s = 0; s < onShard.length; s++) {
@@ -153,7 +142,7 @@ class RedisTransport implements Transport, RedisOwner {
     }
     for (let i = 0; i < n; i++) this.connections[this.mgetOn[keyShard[i]!]!]!.mgetKey(ks.keyName(request.keys[i]!));
     this.keysAsked[slot] = n;
-    this.partsPending[slot] = parts;
+    this.tally.partsPending[slot] = parts;
     if (parts === 0) this.run.complete(slot, 0, this.run.nowUs());
   }
 
@@ -181,14 +170,13 @@ class RedisTransport implements Transport, RedisOwner {
   }
 
   private partDone(slot: number): void {
-    if (--this.partsPending[slot]! > 0) return;
+    if (--this.tally.partsPending[slot]! > 0) return;
     const now = this.run.advance();
     const asked = this.keysAsked[slot]!;
     const failed = this.failure[slot]!;
     if (failed === 0 && asked > 0) {
       const hits = Math.min(this.hitsSoFar[slot]!, asked);
-      this.hits += hits;
-      this.misses += asked - hits;
+      this.tally.answered(asked, hits);
     }
     this.run.complete(slot, failed, now);
   }
@@ -214,65 +202,29 @@ class RedisTransport implements Transport, RedisOwner {
   }
 
   tick(nowUs: number): void {
-    for (const c of this.connections) {
-      const oldest = c.oldest;
-      if (oldest >= 0 && nowUs - this.run.waitingSinceUs(oldest) > this.timeoutUs) c.abort('timeout');
-    }
+    this.tally.timeOut(nowUs);
   }
 
   close(reason: number): void {
-    for (const c of this.connections) c.close();
-    // Slots still in flight end as unfinished; partsPending says which.
-    const now = this.run.nowUs();
-    for (let slot = 0; slot < this.partsPending.length; slot++) {
-      if (this.partsPending[slot]! > 0) {
-        this.partsPending[slot] = 0;
-        this.run.complete(slot, reason, now);
-      }
-    }
+    this.tally.close(reason);
   }
 
   gauges(into: Record<string, number>): void {
-    let open = 0;
-    for (const c of this.connections) if (c.connected) open++;
-    into[gaugeKey(SHARED_GAUGES.openConnections, 'redis')] = open;
-    const hits = this.hits - this.lastHits;
-    const misses = this.misses - this.lastMisses;
-    into[gaugeKey(SHARDED_GAUGES.hits, 'redis')] = hits;
-    into[gaugeKey(SHARDED_GAUGES.misses, 'redis')] = misses;
-    into[gaugeKey(SHARED_GAUGES.hitRatio, 'redis')] = hitRatioOf(hits, misses);
-    this.lastHits = this.hits;
-    this.lastMisses = this.misses;
-    for (let s = 0; s < this.keysByShard.length; s++) {
-      into[gaugeKey(SHARDED_GAUGES.shardKeys, `shard${s}`)] = this.keysByShard[s]! - this.lastKeysByShard[s]!;
-      this.lastKeysByShard[s] = this.keysByShard[s]!;
-    }
+    this.tally.gauges(into);
   }
 
-  readonly gaugeSpecs: readonly GaugeSpec[] = [SHARED_GAUGES.openConnections, SHARED_GAUGES.hitRatio, ...Object.values(SHARDED_GAUGES)];
+  get gaugeSpecs(): readonly GaugeSpec[] {
+    return this.tally.gaugeSpecs;
+  }
 
   report(): RedisTransportReport {
-    const first = this.connections.filter((_, i) => i % this.perShard === 0);
     const commands: RedisTransportReport['commands'] = {};
     // Each operation names its own command (COMMAND_OF is one to one): its replies are INFO commandstats' calls.
     REDIS_OPERATIONS.forEach((op, i) => {
       const n = this.replies[COMMAND_OF[i]!]!;
       if (n > 0) commands[op] = n;
     });
-    return {
-      protocol: 'redis',
-      hits: this.hits,
-      misses: this.misses,
-      hitRatio: hitRatioOf(this.hits, this.misses),
-      ...shardLoad(
-        first.map((c) => `${c.host}:${c.port}`),
-        Array.from(this.keysByShard),
-      ),
-      connects: this.connections.reduce((a, c) => a + c.connects, 0),
-      protocolErrors: this.connections.reduce((a, c) => a + c.protocolErrors, 0),
-      serverErrors: Object.fromEntries(this.serverErrors),
-      commands,
-    };
+    return { protocol: 'redis', ...this.tally.counts(), serverErrors: Object.fromEntries(this.serverErrors), commands };
   }
 
   waitedForConnection(): number {
