@@ -5,7 +5,7 @@ import type { ServerAddress } from '../../profile/protocols/address.ts';
 import type { MemcachedTarget } from '../../profile/protocols/memcached/spec.ts';
 import { OpenLoopRun, openLoopOptions } from '../open-loop.ts';
 import { dialBeforeStart } from '../start-barrier.ts';
-import { SOCKET_CAUSES, type Transport, type TransportRun } from '../transport.ts';
+import type { Transport, TransportRun } from '../transport.ts';
 import { primeOpenLoop } from '../prime.ts';
 import type { DriverReport, MemcachedTransportReport } from '../../recorder/driver-report.ts';
 import type { GaugeSpec } from '../../recorder/gauges.ts';
@@ -66,15 +66,11 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   private readonly nextOnShard: Int32Array;
   private readonly operationOfKind: Int8Array;
   private readonly slab = Buffer.alloc(VALUE_SLAB_BYTES, VALUE_BYTE);
-  /** Per slot: its operation and key (single-key requests), keys asked, hits so far, first failure reason (its parts still unanswered are the tally's). */
+  /** Per slot: its operation and key (single-key requests); the rest of its state is the tally's. */
   private readonly operationOf: Int8Array;
   private readonly keyOf: Int32Array;
-  private readonly keysAsked: Int32Array;
-  private readonly hitsSoFar: Int32Array;
-  private readonly failure: Int32Array;
   /** Scratch: keys of the current request grouped by shard. */
   private readonly shardTouched: Int32Array;
-  private readonly reasons = new Map<string, number>();
   private readonly tally: ShardedTally<BinaryConnection>;
   private readonly serverErrors = new Map<number, number>();
   private readonly answers = new OperationCounts();
@@ -100,13 +96,10 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     const cap = run.inFlightCap;
     this.operationOf = new Int8Array(cap);
     this.keyOf = new Int32Array(cap);
-    this.keysAsked = new Int32Array(cap);
-    this.hitsSoFar = new Int32Array(cap);
-    this.failure = new Int32Array(cap);
     this.shardTouched = new Int32Array(servers.length);
-    this.tally = new ShardedTally('memcached', this.connections, this.perShard, run, settings.timeout);
-    for (const name of new Set(Object.values(SOCKET_CAUSES))) this.reasons.set(name, run.recorder.reason(name));
-    this.reasons.set('server_error', run.recorder.reason('server_error'));
+    this.tally = new ShardedTally('memcached', this.connections, this.perShard, run, settings.timeout, (slot, found, missed) =>
+      this.answers.keys(this.operationOf[slot]!, found, missed),
+    );
   }
 
   async prepare(): Promise<void> {
@@ -124,15 +117,12 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     const op = this.operationOfKind[request.kind]!;
     const ks = this.run.schedule.plan.keyspace;
     this.operationOf[slot] = op;
-    this.hitsSoFar[slot] = 0;
-    this.failure[slot] = 0;
-    this.keysAsked[slot] = isRead(op) ? request.batchSize : 0;
     if (!isRead(op) || request.batchSize === 1) {
       const keyId = request.keys[0] ?? 0;
       const shard = this.sharding.shardOf(keyId);
       this.tally.keysByShard[shard]!++;
       this.keyOf[slot] = keyId;
-      this.tally.partsPending[slot] = 1;
+      this.tally.begin(slot, 1, isRead(op) ? 1 : 0);
       this.send(this.connectionFor(shard), slot, op, ks.keyName(keyId), keyId, request);
       return;
     }
@@ -152,7 +142,7 @@ class MemcachedTransport implements Transport, MemcachedOwner {
       parts++;
       this.connectionFor(s, true).noop(slot);
     }
-    this.tally.partsPending[slot] = parts;
+    this.tally.begin(slot, parts, request.batchSize);
     if (parts === 0) this.run.complete(slot, 0, this.run.nowUs());
   }
 
@@ -173,24 +163,23 @@ class MemcachedTransport implements Transport, MemcachedOwner {
     else c.delete(slot, key);
   }
 
-  /** A request counts as sent when its first part reaches a connected socket. */
   wired(token: number): void {
-    if (this.run.sentAtUs[token]! < 0) this.run.markSent(token, this.run.nowUs());
+    this.tally.wired(token);
   }
 
   quietHit(token: number): void {
-    this.hitsSoFar[token]!++;
+    this.tally.hit(token);
   }
 
   answered(token: number, opcode: number, status: number, casHigh: number, casLow: number): void {
-    if (opcode === OP_NOOP) return this.partDone(token);
+    if (opcode === OP_NOOP) return this.tally.partDone(token);
     const op = this.operationOf[token]!;
     if (isRead(op)) {
-      if (status === STATUS_OK) this.hitsSoFar[token]!++;
+      if (status === STATUS_OK) this.tally.hit(token);
       else if (status !== STATUS_NOT_FOUND) this.fail(token, status);
     } else if (!this.answers.answer(op, status)) this.fail(token, status);
     if (status === STATUS_OK && this.uniques.length > 0) this.remember(this.keyOf[token]!, casHigh, casLow);
-    this.partDone(token);
+    this.tally.partDone(token);
   }
 
   /** The key's CAS unique as its last answer gave it: the one its next cas sends. */
@@ -201,35 +190,12 @@ class MemcachedTransport implements Transport, MemcachedOwner {
   }
 
   failed(token: number, cause: string): void {
-    if (this.failure[token] === 0) this.failure[token] = this.reasonFor(SOCKET_CAUSES[cause] ?? 'socket_error');
-    this.partDone(token);
+    this.tally.failed(token, cause);
   }
 
   private fail(token: number, status: number): void {
     this.serverErrors.set(status, (this.serverErrors.get(status) ?? 0) + 1);
-    if (this.failure[token] === 0) this.failure[token] = this.reasons.get('server_error')!;
-  }
-
-  private partDone(slot: number): void {
-    if (--this.tally.partsPending[slot]! > 0) return;
-    const now = this.run.advance();
-    const asked = this.keysAsked[slot]!;
-    const failed = this.failure[slot]!;
-    if (failed === 0 && asked > 0) {
-      const hits = Math.min(this.hitsSoFar[slot]!, asked);
-      this.tally.answered(asked, hits);
-      this.answers.keys(this.operationOf[slot]!, hits, asked - hits);
-    }
-    this.run.complete(slot, failed, now);
-  }
-
-  private reasonFor(name: string): number {
-    let reason = this.reasons.get(name);
-    if (reason === undefined) {
-      reason = this.run.recorder.reason(name);
-      this.reasons.set(name, reason);
-    }
-    return reason;
+    this.tally.serverError(token);
   }
 
   /** Round robin over the shard's connections; a multi-get keeps one connection per shard (advance = false). */

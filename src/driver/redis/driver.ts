@@ -10,7 +10,7 @@ import { ShardedTally } from '../sharded/tally.ts';
 import { serversInRingAtStart, withDialFailures } from '../sharded/ring.ts';
 import { Sharding } from '../sharded/sharding.ts';
 import { dialBeforeStart } from '../start-barrier.ts';
-import { SOCKET_CAUSES, type Transport, type TransportRun } from '../transport.ts';
+import type { Transport, TransportRun } from '../transport.ts';
 import type { Driver, DriverOptions, RunContext } from '../types.ts';
 import { CMD_GET, CMD_MGET, CMD_SET, RespConnection, type RedisOwner } from './resp-connection.ts';
 
@@ -44,17 +44,11 @@ class RedisTransport implements Transport, RedisOwner {
   private readonly nextOnShard: Int32Array;
   private readonly commandOfKind: Uint8Array;
   private readonly slab = Buffer.alloc(VALUE_SLAB_BYTES, VALUE_BYTE);
-  /** Per slot: keys asked (reads), hits so far, first failure reason (its parts still unanswered are the tally's). */
-  private readonly keysAsked: Int32Array;
-  private readonly hitsSoFar: Int32Array;
-  private readonly failure: Int32Array;
   /** Scratch for a batch: each key's shard, keys per shard, and the connection each touched shard's MGET went on. */
   private keyShard = new Int32Array(64);
   private readonly keysOnShard: Int32Array;
   private readonly mgetOn: Int32Array;
-  private readonly reasons = new Map<string, number>();
   private readonly tally: ShardedTally<RespConnection>;
-  private readonly serverErrorReason: number;
   private readonly serverErrors = new Map<string, number>();
   /** Replies by command (CMD_*), error replies included. */
   private readonly replies = new Float64Array(3);
@@ -74,14 +68,9 @@ class RedisTransport implements Transport, RedisOwner {
     this.nextOnShard = new Int32Array(servers.length);
     this.commandOfKind = Uint8Array.from(plan.kinds, (kind) => COMMAND_OF[REDIS_OPERATIONS.indexOf(redisOperationOfKind(settings.operations, kind))]!);
     const cap = run.inFlightCap;
-    this.keysAsked = new Int32Array(cap);
-    this.hitsSoFar = new Int32Array(cap);
-    this.failure = new Int32Array(cap);
     this.keysOnShard = new Int32Array(servers.length);
     this.mgetOn = new Int32Array(servers.length);
     this.tally = new ShardedTally('redis', this.connections, this.perShard, run, settings.timeout);
-    for (const name of new Set(Object.values(SOCKET_CAUSES))) this.reasons.set(name, run.recorder.reason(name));
-    this.serverErrorReason = run.recorder.reason('server_error');
   }
 
   async prepare(): Promise<void> {
@@ -98,19 +87,16 @@ class RedisTransport implements Transport, RedisOwner {
   submit(slot: number, request: ScheduledRequest): void {
     const command = this.commandOfKind[request.kind]!;
     const ks = this.run.schedule.plan.keyspace;
-    this.hitsSoFar[slot] = 0;
-    this.failure[slot] = 0;
     if (command === CMD_SET || (command === CMD_GET && request.batchSize === 1)) {
       const keyId = request.keys[0] ?? 0;
       const shard = this.sharding.shardOf(keyId);
       this.tally.keysByShard[shard]!++;
-      this.tally.partsPending[slot] = 1;
       const c = this.connectionFor(shard);
       if (command === CMD_GET) {
-        this.keysAsked[slot] = 1;
+        this.tally.begin(slot, 1, 1);
         c.get(slot, ks.keyName(keyId));
       } else {
-        this.keysAsked[slot] = 0;
+        this.tally.begin(slot, 1, 0);
         c.set(slot, ks.keyName(keyId), this.slab, request.valueSize, request.ttlUs > 0 ? Math.ceil(request.ttlUs / 1000) : 0);
       }
       return;
@@ -141,53 +127,29 @@ class RedisTransport implements Transport, RedisOwner {
       this.connections[c]!.mget(slot, onShard[s]!);
     }
     for (let i = 0; i < n; i++) this.connections[this.mgetOn[keyShard[i]!]!]!.mgetKey(ks.keyName(request.keys[i]!));
-    this.keysAsked[slot] = n;
-    this.tally.partsPending[slot] = parts;
+    this.tally.begin(slot, parts, n);
     if (parts === 0) this.run.complete(slot, 0, this.run.nowUs());
   }
 
-  /** A request counts as sent when its first part reaches a connected socket. */
   wired(token: number): void {
-    if (this.run.sentAtUs[token]! < 0) this.run.markSent(token, this.run.nowUs());
+    this.tally.wired(token);
   }
 
   hit(token: number): void {
-    this.hitsSoFar[token]!++;
+    this.tally.hit(token);
   }
 
   answered(token: number, command: number, errorPrefix: string | undefined): void {
     this.replies[command]!++;
     if (errorPrefix !== undefined) {
       this.serverErrors.set(errorPrefix, (this.serverErrors.get(errorPrefix) ?? 0) + 1);
-      if (this.failure[token] === 0) this.failure[token] = this.serverErrorReason;
+      this.tally.serverError(token);
     }
-    this.partDone(token);
+    this.tally.partDone(token);
   }
 
   failed(token: number, cause: string): void {
-    if (this.failure[token] === 0) this.failure[token] = this.reasonFor(SOCKET_CAUSES[cause] ?? 'socket_error');
-    this.partDone(token);
-  }
-
-  private partDone(slot: number): void {
-    if (--this.tally.partsPending[slot]! > 0) return;
-    const now = this.run.advance();
-    const asked = this.keysAsked[slot]!;
-    const failed = this.failure[slot]!;
-    if (failed === 0 && asked > 0) {
-      const hits = Math.min(this.hitsSoFar[slot]!, asked);
-      this.tally.answered(asked, hits);
-    }
-    this.run.complete(slot, failed, now);
-  }
-
-  private reasonFor(name: string): number {
-    let reason = this.reasons.get(name);
-    if (reason === undefined) {
-      reason = this.run.recorder.reason(name);
-      this.reasons.set(name, reason);
-    }
-    return reason;
+    this.tally.failed(token, cause);
   }
 
   /** Round robin over the shard's connections. */

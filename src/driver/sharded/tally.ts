@@ -1,6 +1,6 @@
 import { hitRatioOf, type ShardLoad, shardLoad } from '../../profile/protocols/sharded.ts';
 import { SHARED_GAUGES, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
-import type { TransportRun } from '../transport.ts';
+import { SOCKET_CAUSES, type TransportRun } from '../transport.ts';
 import { SHARDED_GAUGES } from './gauges.ts';
 
 /** A pipelined connection to one cache server, as the tally reads it. */
@@ -25,12 +25,16 @@ export interface ShardedCounts extends ShardLoad {
   protocolErrors: number;
 }
 
+/** Told of each read that completed without failure, before its slot is freed (memcached counts its keys per operation). */
+export type OnRead = (slot: number, found: number, missed: number) => void;
+
 /**
  * What a client-side sharded cache transport keeps alike whatever its protocol: its connections
- * (`connections[shard * perShard + i]`), the slots whose shard parts are still unanswered, hits and
- * misses, keys per shard; and from them the timeouts, the close, the interval gauges and the
- * report's shared fields. The protocol's transport owns only its wire: what it sends and how it
- * reads the answers.
+ * (`connections[shard * perShard + i]`), each slot's state until every shard it touched answered
+ * (parts unanswered, keys asked, keys found, its first failure), hits and misses, keys per shard;
+ * and from them the completions, the timeouts, the close, the interval gauges and the report's
+ * shared fields. The protocol's transport owns only its wire: what it sends and how it reads the
+ * answers.
  */
 export class ShardedTally<C extends CacheConnection> {
   hits = 0;
@@ -38,6 +42,12 @@ export class ShardedTally<C extends CacheConnection> {
   /** Per slot: shard parts still unanswered (0 when the slot is free or done). */
   readonly partsPending: Int32Array;
   readonly keysByShard: Float64Array;
+  /** Per slot: keys asked (0 for a write), keys found so far, first failure reason (0: none). */
+  private readonly keysAsked: Int32Array;
+  private readonly found: Int32Array;
+  private readonly failure: Int32Array;
+  private readonly reasons = new Map<string, number>();
+  private readonly serverErrorReason: number;
   private readonly lastKeysByShard: Float64Array;
   private lastHits = 0;
   private lastMisses = 0;
@@ -49,17 +59,71 @@ export class ShardedTally<C extends CacheConnection> {
     private readonly perShard: number,
     private readonly run: TransportRun,
     private readonly timeoutUs: number,
+    private readonly onRead?: OnRead,
   ) {
-    this.partsPending = new Int32Array(run.inFlightCap);
+    const cap = run.inFlightCap;
+    this.partsPending = new Int32Array(cap);
+    this.keysAsked = new Int32Array(cap);
+    this.found = new Int32Array(cap);
+    this.failure = new Int32Array(cap);
+    for (const name of new Set(Object.values(SOCKET_CAUSES))) this.reasons.set(name, run.recorder.reason(name));
+    this.serverErrorReason = run.recorder.reason('server_error');
     const shards = connections.length / perShard;
     this.keysByShard = new Float64Array(shards);
     this.lastKeysByShard = new Float64Array(shards);
   }
 
-  /** A read's keys, once every shard answered. */
-  answered(asked: number, found: number): void {
-    this.hits += found;
-    this.misses += asked - found;
+  /** A request taken into `slot`: `parts` answers to wait for (one per shard touched), `keysAsked` keys if it reads. */
+  begin(slot: number, parts: number, keysAsked: number): void {
+    this.partsPending[slot] = parts;
+    this.keysAsked[slot] = keysAsked;
+    this.found[slot] = 0;
+    this.failure[slot] = 0;
+  }
+
+  /** A request counts as sent when its first part reaches a connected socket. */
+  wired(slot: number): void {
+    if (this.run.sentAtUs[slot]! < 0) this.run.markSent(slot, this.run.nowUs());
+  }
+
+  /** One of the slot's keys was found. */
+  hit(slot: number): void {
+    this.found[slot]!++;
+  }
+
+  /** The server answered one of the slot's parts with an error (the first failure is the request's). */
+  serverError(slot: number): void {
+    if (this.failure[slot] === 0) this.failure[slot] = this.serverErrorReason;
+  }
+
+  /** A part lost to its connection (`cause`: a SOCKET_CAUSES key). */
+  failed(slot: number, cause: string): void {
+    if (this.failure[slot] === 0) this.failure[slot] = this.reasonFor(SOCKET_CAUSES[cause] ?? 'socket_error');
+    this.partDone(slot);
+  }
+
+  /** One of the slot's parts answered; the last one completes the request (a read's keys then count as hits and misses). */
+  partDone(slot: number): void {
+    if (--this.partsPending[slot]! > 0) return;
+    const now = this.run.advance();
+    const asked = this.keysAsked[slot]!;
+    const failed = this.failure[slot]!;
+    if (failed === 0 && asked > 0) {
+      const found = Math.min(this.found[slot]!, asked);
+      this.hits += found;
+      this.misses += asked - found;
+      this.onRead?.(slot, found, asked - found);
+    }
+    this.run.complete(slot, failed, now);
+  }
+
+  private reasonFor(name: string): number {
+    let reason = this.reasons.get(name);
+    if (reason === undefined) {
+      reason = this.run.recorder.reason(name);
+      this.reasons.set(name, reason);
+    }
+    return reason;
   }
 
   /** Aborts each connection whose oldest request has waited past the timeout. */
