@@ -1,4 +1,4 @@
-import { hitRatioOf, type ShardLoad, shardLoad } from '../../profile/protocols/sharded.ts';
+import { hitRatioOf, type ShardedCounts, shardLoad } from '../../profile/protocols/sharded.ts';
 import { SHARED_GAUGES, gaugeKey, type GaugeSpec } from '../../recorder/gauges.ts';
 import { SOCKET_CAUSES, type TransportRun } from '../transport.ts';
 import { SHARDED_GAUGES } from './gauges.ts';
@@ -14,15 +14,6 @@ export interface CacheConnection {
   readonly oldest: number;
   abort(cause: string): void;
   close(): void;
-}
-
-/** The fields every sharded cache's transport report shares (memcached's, Redis's). */
-export interface ShardedCounts extends ShardLoad {
-  hits: number;
-  misses: number;
-  hitRatio: number;
-  connects: number;
-  protocolErrors: number;
 }
 
 /** Told of each read that completed without failure, before its slot is freed (memcached counts its keys per operation). */
@@ -165,7 +156,8 @@ export class ShardedTally<C extends CacheConnection> {
 
   readonly gaugeSpecs: readonly GaugeSpec[] = [SHARED_GAUGES.openConnections, SHARED_GAUGES.hitRatio, ...Object.values(SHARDED_GAUGES)];
 
-  counts(): ShardedCounts {
+  /** The report's shared fields but serverErrors, which each protocol names its own way. */
+  counts(): Omit<ShardedCounts, 'serverErrors'> {
     const firstOfShard = this.connections.filter((_, i) => i % this.perShard === 0);
     return {
       hits: this.hits,

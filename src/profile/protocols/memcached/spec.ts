@@ -1,6 +1,5 @@
-import { canonicalHost, TargetError } from '../../target.ts';
-import { addCounts, portOf, sumOf, type ServerAddress } from '../address.ts';
-import { hitRatioOf, type ShardLoad, shardLoad } from '../sharded.ts';
+import type { ServerAddress } from '../address.ts';
+import { mergeShardedCounts, parseServers, type ShardedCounts } from '../sharded.ts';
 import type { ProtocolSpec, SettingsOf } from '../spec.ts';
 import { MEMCACHED_SECTIONS, type MemcachedOperation, operationOfKind } from './section.ts';
 
@@ -27,18 +26,9 @@ export interface MemcachedOperationCounts {
   nonNumeric: number;
 }
 
-export interface MemcachedTransportReport {
+/** serverErrors: by the binary protocol's status (0x0084 out of memory…). */
+export interface MemcachedTransportReport extends ShardedCounts {
   protocol: 'memcached';
-  /** Keys a get or gets found (hits) and did not (misses); a multi-key get counts each key. Writes are neither. */
-  hits: number;
-  misses: number;
-  hitRatio: number;
-  shards: ShardLoad['shards'];
-  shardSkew: ShardLoad['shardSkew'];
-  connects: number;
-  /** Connections closed because the server broke the protocol (a bad frame, a response nobody asked for). */
-  protocolErrors: number;
-  serverErrors: Record<string, number>;
   /** Answers of each operation sent, by outcome (operations never answered are left out). */
   operations: Partial<Record<MemcachedOperation, MemcachedOperationCounts>>;
 }
@@ -46,35 +36,13 @@ export interface MemcachedTransportReport {
 const FORMS = 'memcached://host:port[,host:port…]';
 
 function parse(text: string, _scheme: string, list: string): MemcachedTarget {
-  if (list.trim() === '') throw new TargetError(text, `no servers; expected ${FORMS}`);
-  const servers = list.split(',').map((part) => {
-    const match = /^([^:\s/,[\]]+|\[[^\]\s]+\]):(\d+)$/.exec(part.trim());
-    if (!match) throw new TargetError(text, `expected host:port, got "${part}"`);
-    // Canonical, as the guard judges it: the host it approved is the host dialled (127.0.0.1. is 127.0.0.1, not a DNS name).
-    return { host: canonicalHost(match[1]!), port: portOf(text, match[2]!) };
-  });
-  return { kind: 'memcached', text, servers };
+  return { kind: 'memcached', text, servers: parseServers(text, list, FORMS) };
 }
 
 const addressOf = (s: ServerAddress) => `${s.host}:${s.port}`;
 
 function merge(reports: readonly MemcachedTransportReport[]): MemcachedTransportReport {
-  const first = reports[0]!;
-  const hits = sumOf(reports, (r) => r.hits);
-  const misses = sumOf(reports, (r) => r.misses);
-  const servers = first.shards.map((s) => s.server);
-  const keys = servers.map((server) => sumOf(reports, (r) => r.shards.find((s) => s.server === server)?.keys ?? 0));
-  return {
-    ...first,
-    hits,
-    misses,
-    hitRatio: hitRatioOf(hits, misses),
-    ...shardLoad(servers, keys),
-    connects: sumOf(reports, (r) => r.connects),
-    protocolErrors: sumOf(reports, (r) => r.protocolErrors),
-    serverErrors: addCounts(reports.map((r) => r.serverErrors)),
-    operations: mergeOperations(reports),
-  };
+  return { ...reports[0]!, ...mergeShardedCounts(reports), operations: mergeOperations(reports) };
 }
 
 function mergeOperations(reports: readonly MemcachedTransportReport[]): MemcachedTransportReport['operations'] {

@@ -1,6 +1,5 @@
-import { canonicalHost, TargetError } from '../../target.ts';
-import { addCounts, portOf, sumOf, type ServerAddress } from '../address.ts';
-import { hitRatioOf, type ShardLoad, shardLoad } from '../sharded.ts';
+import { addCounts, type ServerAddress } from '../address.ts';
+import { mergeShardedCounts, parseServers, type ShardedCounts } from '../sharded.ts';
 import type { ProtocolSpec, SettingsOf } from '../spec.ts';
 import { REDIS_OPERATIONS, REDIS_SECTIONS, type RedisOperation, redisOperationOfKind } from './section.ts';
 
@@ -12,19 +11,9 @@ export interface RedisTarget {
   servers: ServerAddress[];
 }
 
-export interface RedisTransportReport {
+/** hits and misses: keyspace_hits and keyspace_misses (an MGET counts each key); serverErrors: error replies by their prefix (ERR, WRONGTYPE, OOM…). */
+export interface RedisTransportReport extends ShardedCounts {
   protocol: 'redis';
-  /** Keys a GET or MGET found (hits: keyspace_hits) and did not (misses: keyspace_misses); an MGET counts each key. SETs are neither. */
-  hits: number;
-  misses: number;
-  hitRatio: number;
-  shards: ShardLoad['shards'];
-  shardSkew: ShardLoad['shardSkew'];
-  connects: number;
-  /** Connections closed because the server broke RESP (a malformed frame, a reply of the wrong type, a reply nobody asked for). */
-  protocolErrors: number;
-  /** Error replies by their prefix (ERR, WRONGTYPE, OOM…): each failed its request. */
-  serverErrors: Record<string, number>;
   /** Replies of each command sent, error replies included: what INFO commandstats counts as its calls (an MGET per shard is one). */
   commands: Partial<Record<RedisOperation, number>>;
 }
@@ -32,35 +21,13 @@ export interface RedisTransportReport {
 const FORMS = 'redis://host:port[,host:port…]';
 
 function parse(text: string, _scheme: string, list: string): RedisTarget {
-  if (list.trim() === '') throw new TargetError(text, `no servers; expected ${FORMS}`);
-  const servers = list.split(',').map((part) => {
-    const match = /^([^:\s/,[\]]+|\[[^\]\s]+\]):(\d+)$/.exec(part.trim());
-    if (!match) throw new TargetError(text, `expected host:port, got "${part}"`);
-    // Canonical, as the guard judges it: the host it approved is the host dialled.
-    return { host: canonicalHost(match[1]!), port: portOf(text, match[2]!) };
-  });
-  return { kind: 'redis', text, servers };
+  return { kind: 'redis', text, servers: parseServers(text, list, FORMS) };
 }
 
 const addressOf = (s: ServerAddress) => `${s.host}:${s.port}`;
 
 function merge(reports: readonly RedisTransportReport[]): RedisTransportReport {
-  const first = reports[0]!;
-  const hits = sumOf(reports, (r) => r.hits);
-  const misses = sumOf(reports, (r) => r.misses);
-  const servers = first.shards.map((s) => s.server);
-  const keys = servers.map((server) => sumOf(reports, (r) => r.shards.find((s) => s.server === server)?.keys ?? 0));
-  return {
-    ...first,
-    hits,
-    misses,
-    hitRatio: hitRatioOf(hits, misses),
-    ...shardLoad(servers, keys),
-    connects: sumOf(reports, (r) => r.connects),
-    protocolErrors: sumOf(reports, (r) => r.protocolErrors),
-    serverErrors: addCounts(reports.map((r) => r.serverErrors)),
-    commands: addCounts(reports.map((r) => r.commands)),
-  };
+  return { ...reports[0]!, ...mergeShardedCounts(reports), commands: addCounts(reports.map((r) => r.commands)) };
 }
 
 function describe(report: RedisTransportReport): string[] {
