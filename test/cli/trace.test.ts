@@ -49,7 +49,7 @@ describe('stampede trace stats (the real CLI)', () => {
     expect(fit.stderr).toBe(`stampede: wrote ${out} (stampede run ${out})\n`);
     expect(fit.status).toBe(0);
     expect(fit.stdout).toMatch(/^ {2}fit: popularity: Zipf (0\.9[5-9]|1\.0[0-5])\d* \(frequencies within ×1\.\d\d of the line over the top \d+ keys\)$/m);
-    expect(fit.stdout).toMatch(/^ {2}fit: TTLs: each write kind sets its own \(300s 100% of all writes\); the model applies its caches' ttl instead$/m);
+    expect(fit.stdout).toMatch(/^ {2}fit: TTLs: each write kind sets its own \(300s 100% of all writes\); the model expires each item at its TTL$/m);
     const yaml = readFileSync(out, 'utf8');
     expect(yaml).toMatch(/^# Fitted by stampede trace fit from .*cluster\.csv \(40000 requests over 100s\)\.\n/);
     expect(yaml).toMatch(/^phases:\n {2}- \{ type: steady, rate: 400, duration: 100s \}\n/m);

@@ -22,7 +22,6 @@ export class CallFlow implements CallSettler {
     call.kind = task.kind;
     call.ttlUs = task.ttlUs;
     call.key = plan.perItem ? task.keys[item]! : task.keyCount > 0 ? task.keys[0]! : 0;
-    call.op = plan.ops === null ? OP_GET : plan.ops[task.kind]!;
     // A cache write is a write from the start, never a miss to fall back on (a database write is marked by its plan).
     if (!isReadOp(call.op)) call.stage = STAGE_FILL;
     const hotKeys = plan.group.hotKeys;

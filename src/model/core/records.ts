@@ -1,5 +1,6 @@
 import type { ClientGroup } from '../../profile/topology/index.ts';
 import type { NodeView } from './view.ts';
+import { OP_GET } from './ops.ts';
 
 /*
  * The records of the call flow and what they point through. A call, its plan, the caller that sends
@@ -146,8 +147,11 @@ export class Call {
   /** The user request's schedule position: picks the client instance at every hop. */
   userSeq = 0;
   kind = 0;
-  /** The cache op of this call (ops.ts; get unless its plan says otherwise). */
-  op = 0;
+  /** The cache op of this call (ops.ts): its plan's for the request's kind, get without one. Derived, not stored: a field on every call would cost the model's state ~8 bytes each. */
+  get op(): number {
+    const ops = this.plan?.ops;
+    return ops == null ? OP_GET : ops[this.kind]!;
+  }
   /** Time to live the request's writes set, µs (0: never expires); carried from the user request down its calls. */
   ttlUs = 0;
   // User requests only:
