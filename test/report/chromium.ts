@@ -122,6 +122,11 @@ class Cdp {
   private readonly listeners = new Map<string, Listener[]>();
 
   private constructor(private readonly socket: WebSocket) {
+    // Chromium may hang up before it answers (Browser.close often does): a command then fails rather than waits forever.
+    socket.addEventListener('close', () => {
+      for (const waiter of this.pending.values()) waiter.reject(new Error('the DevTools connection closed'));
+      this.pending.clear();
+    });
     socket.addEventListener('message', (event) => {
       const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string }; method?: string; params?: unknown; sessionId?: string };
       if (message.id !== undefined) {
@@ -154,7 +159,10 @@ class Cdp {
   }
 
   once(sessionId: string, method: string): Promise<unknown> {
-    return new Promise((resolve) => this.on(sessionId, (m, params) => m === method && resolve(params)));
+    return new Promise((resolve, reject) => {
+      this.on(sessionId, (m, params) => m === method && resolve(params));
+      this.socket.addEventListener('close', () => reject(new Error(`the DevTools connection closed before ${method}`)));
+    });
   }
 
   close(): void {
