@@ -65,7 +65,8 @@ function profileFor(op: 'get' | 'set', rate: number, config: Config) {
     mix: [{ kind: op, weight: 1 }],
     keys: { count: KEYS, prefix: 'key:', popularity: { type: 'uniform' } },
     valueSize: VALUE_BYTES,
-    redis: { connectionsPerShard: config.connections, inFlightCap: IN_FLIGHT_CAP, timeout: '2s' },
+    // Equal pipelining: at most -P commands in flight on each connection, as redis-benchmark; the rest wait their turn.
+    redis: { connectionsPerShard: config.connections, pipelining: config.pipeline, inFlightCap: IN_FLIGHT_CAP, timeout: '2s' },
   };
 }
 
@@ -262,7 +263,7 @@ async function main(): Promise<void> {
         const best = search(server, op, config, peerRate);
         const max = best?.rate ?? 0;
         console.log(
-          `  stampede run ${config.connections} connections (open loop) ${op.toUpperCase()}: ${max} ops/s sustained = ${(max / peerRate).toFixed(2)}× redis-benchmark ${shape}`,
+          `  stampede run ${config.connections} connections × pipelining ${config.pipeline} (open loop) ${op.toUpperCase()}: ${max} ops/s sustained = ${(max / peerRate).toFixed(2)}× redis-benchmark ${shape}`,
         );
       }
     }

@@ -76,4 +76,14 @@ describe('RESP2 commands (resp-writer.ts)', () => {
     w.bulkInteger(1500);
     expect(flushed.join('') + w.buffer.toString('utf8', 0, w.used)).toBe(`*3\r\n$5\r\nkey:1\r\n$10\r\n${'é'.repeat(5)}\r\n$4\r\n0123\r\n$4\r\n1500\r\n`);
   });
+
+  it('keeps what is written when a flush cannot make room (commands waiting for the pipelining depth), growing instead', () => {
+    let flushes = 0;
+    const w = new RespWriter(16, () => flushes++);
+    w.arrayHeader(2);
+    w.bulkString('GET');
+    w.bulkString('a-key-longer-than-the-buffer');
+    expect(flushes).toBeGreaterThan(0);
+    expect(w.buffer.toString('latin1', 0, w.used)).toBe('*2\r\n$3\r\nGET\r\n$28\r\na-key-longer-than-the-buffer\r\n');
+  });
 });

@@ -67,7 +67,8 @@ describe('redis driver (real redis-server on 127.0.0.1)', () => {
           { kind: 'multi', weight: 1, batch: 10 },
           { kind: 'mget', weight: 1, batch: 3 },
         ],
-        redis: { hash: 'murmur3', distribution: 'ketama', operations: { multi: 'get' } },
+        // Two in flight a connection: MGETs and SETs wait their turn whole, never cut at a flush.
+        redis: { hash: 'murmur3', distribution: 'ketama', operations: { multi: 'get' }, pipelining: 2 },
       } as never,
       targetOf(two),
     );
@@ -75,7 +76,7 @@ describe('redis driver (real redis-server on 127.0.0.1)', () => {
     const stats = redisReport(result);
     expect(result.errors).toEqual({});
     expect(result.requests.ok).toBe(1000);
-    expect(stats.protocolErrors).toBe(0);
+    expect(stats).toMatchObject({ protocolErrors: 0, connections: 2, pipelining: 2 });
     expect(stats.hits).toBe(after.hits - before.hits);
     expect(stats.misses).toBe(after.misses - before.misses);
     expect(stats.hits).toBeGreaterThan(0);
@@ -127,6 +128,56 @@ describe('redis driver (real redis-server on 127.0.0.1)', () => {
     const stats = redisReport(result);
     expect(stats.protocolErrors).toBe(10);
     expect(stats.connects).toBe(10);
+  });
+
+  it('redis.pipelining: never more commands on a connection than its depth; the rest wait, and the wait is in their latency', async () => {
+    // A server that answers each GET with a nil 10 ms after it arrives, noting how many it holds unanswered per connection.
+    const DELAY_MS = 10;
+    const most: number[] = [];
+    let received = 0;
+    const stub = createServer((socket: Socket) => {
+      const at = most.push(0) - 1;
+      let held = 0;
+      let tail = '';
+      socket.on('data', (chunk: Buffer) => {
+        const text = tail + chunk.toString('latin1');
+        const gets = text.split('GET\r\n').length - 1;
+        tail = text.slice(-4);
+        received += gets;
+        held += gets;
+        most[at] = Math.max(most[at]!, held);
+        setTimeout(() => {
+          held -= gets;
+          if (!socket.destroyed) socket.write('$-1\r\n'.repeat(gets));
+        }, DELAY_MS);
+      });
+    });
+    stubs.push(stub);
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    const port = (stub.address() as { port: number }).port;
+    // 2 connections × depth 3 carry at most 600 GETs/s through a 10 ms server: at 1,000/s the rest queue.
+    const result = await run(
+      {
+        name: 'redis-depth',
+        arrivals: 'constant',
+        phases: [{ type: 'steady', rate: 1000, duration: '0.5s' }],
+        keys: { count: 50, prefix: 'k:' },
+        mix: [{ kind: 'get', weight: 1 }],
+        redis: { connectionsPerShard: 2, pipelining: 3, timeout: '5s' },
+      } as never,
+      `redis://127.0.0.1:${port}`,
+    );
+    expect(result.errors).toEqual({});
+    expect(result.requests.ok).toBe(500);
+    expect(received).toBe(500);
+    expect(most).toHaveLength(2);
+    expect(Math.max(...most)).toBeLessThanOrEqual(3);
+    const stats = redisReport(result);
+    expect(stats).toMatchObject({ connections: 2, pipelining: 3, misses: 500 });
+    expect(result.generator!.waitedForConnection).toBeGreaterThan(0);
+    // Counted from the intended send: the queue's wait (hundreds of ms by the end) is in the latency, not only the server's 10 ms.
+    expect(result.generator!.sendLatenessUs.p99).toBeGreaterThan(50_000);
+    expect(result.latencyUs.p99).toBeGreaterThan(result.generator!.sendLatenessUs.p99);
   });
 
   it('a shard that refuses connections: its requests are refused and never sent, the others are answered', async () => {

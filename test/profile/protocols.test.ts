@@ -63,14 +63,20 @@ describe('the protocol registry', () => {
       protocol: 'redis',
       serverErrors: errors,
       commands: { get: hits + misses, set: 3 },
+      connections: 2,
+      pipelining: 4,
     });
     const merged = mergeTransportReports([redis(30, 10, [10, 30], { ERR: 1 }), redis(10, 50, [30, 30], { ERR: 1, WRONGTYPE: 2 })]);
     expect(merged).toMatchObject({ hits: 40, misses: 60, hitRatio: 0.4, connects: 4, serverErrors: { ERR: 2, WRONGTYPE: 2 }, commands: { get: 100, set: 6 } });
     expect(merged.shards.map((s) => s.keys)).toEqual([40, 60]);
     expect(merged.perWorker).toHaveLength(2);
+    // Each thread's connections carry its own pipelining depth: slots add up over the threads.
+    expect(connectionPoolOf(merged)).toEqual({ connections: 4, slots: 16 });
+    const { pipelining: _, ...unbounded } = redis(1, 1, [1, 1], {});
+    expect(connectionPoolOf(unbounded)).toBeUndefined();
     expect(describeTransport(merged)).toEqual([
       'redis: 40 hits, 60 misses (hit ratio 40.0%); shard skew 1.20 over 2 servers',
-      '4 connects, 0 protocol errors; error replies ERR ×2, WRONGTYPE ×2',
+      '4 connections × pipelining 4, 4 connects, 0 protocol errors; error replies ERR ×2, WRONGTYPE ×2',
       'commands: GET 100, SET 6',
     ]);
   });

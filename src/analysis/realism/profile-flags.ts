@@ -2,7 +2,6 @@ import { formatUs } from '../format.ts';
 import { callerGroups } from '../../profile/protocols/model/spec.ts';
 import { measuredDurationUs } from '../../profile/phases.ts';
 import { isLoopbackHost } from '../../profile/target.ts';
-import type { Profile } from '../../profile/types.ts';
 import { quantile, upperBound } from './distribution-stats.ts';
 import { formatBytes, formatCount, formatShare } from '../format.ts';
 import type { GeneratorLimits } from '../../profile/schema.ts';

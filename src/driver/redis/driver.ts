@@ -52,6 +52,10 @@ class RedisTransport implements Transport, RedisOwner {
   private readonly serverErrors = new Map<string, number>();
   /** Replies by command (CMD_*), error replies included. */
   private readonly replies = new Float64Array(3);
+  /** Requests that found every connection of a shard they needed at its pipelining depth. */
+  private waited = 0;
+  private readonly pipelining: number | undefined;
+  private waitedNow = false;
   readonly ring: Transport['ring'];
 
   constructor(
@@ -64,10 +68,11 @@ class RedisTransport implements Transport, RedisOwner {
     this.sharding = new Sharding(settings.hash, settings.distribution, servers, plan.keyspace, inRing);
     this.ring = { setInRing: (server, member) => this.sharding.setInRing(server, member) };
     this.perShard = settings.connectionsPerShard;
-    this.connections = servers.flatMap((s) => Array.from({ length: this.perShard }, () => new RespConnection(s.host, s.port, this)));
+    this.pipelining = settings.pipelining;
+    const depth = settings.pipelining ?? Number.POSITIVE_INFINITY;
+    this.connections = servers.flatMap((s) => Array.from({ length: this.perShard }, () => new RespConnection(s.host, s.port, this, depth)));
     this.nextOnShard = new Int32Array(servers.length);
     this.commandOfKind = Uint8Array.from(plan.kinds, (kind) => COMMAND_OF[REDIS_OPERATIONS.indexOf(redisOperationOfKind(settings.operations, kind))]!);
-    const cap = run.inFlightCap;
     this.keysOnShard = new Int32Array(servers.length);
     this.mgetOn = new Int32Array(servers.length);
     this.tally = new ShardedTally('redis', this.connections, this.perShard, run, settings.timeout);
@@ -91,7 +96,9 @@ class RedisTransport implements Transport, RedisOwner {
       const keyId = request.keys[0] ?? 0;
       const shard = this.sharding.shardOf(keyId);
       this.tally.keysByShard[shard]!++;
+      this.waitedNow = false;
       const c = this.connectionFor(shard);
+      if (this.waitedNow) this.waited++;
       if (command === CMD_GET) {
         this.tally.begin(slot, 1, 1);
         c.get(slot, ks.keyName(keyId));
@@ -119,6 +126,7 @@ class RedisTransport implements Transport, RedisOwner {
       this.tally.keysByShard[shard]!++;
     }
     let parts = 0;
+    this.waitedNow = false;
     for (let s = 0; s < onShard.length; s++) {
       if (onShard[s] === 0) continue;
       parts++;
@@ -126,6 +134,7 @@ class RedisTransport implements Transport, RedisOwner {
       this.mgetOn[s] = c;
       this.connections[c]!.mget(slot, onShard[s]!);
     }
+    if (this.waitedNow) this.waited++;
     for (let i = 0; i < n; i++) this.connections[this.mgetOn[keyShard[i]!]!]!.mgetKey(ks.keyName(request.keys[i]!));
     this.tally.begin(slot, parts, n);
     if (parts === 0) this.run.complete(slot, 0, this.run.nowUs());
@@ -152,11 +161,23 @@ class RedisTransport implements Transport, RedisOwner {
     this.tally.failed(token, cause);
   }
 
-  /** Round robin over the shard's connections. */
+  /**
+   * Round robin over the shard's connections, passing over those at their pipelining depth; when
+   * all are, the command waits on the next in turn (and the request counts as having waited).
+   */
   private connectionIndexFor(shard: number): number {
-    const i = this.nextOnShard[shard]!;
+    const first = shard * this.perShard;
+    let i = this.nextOnShard[shard]!;
+    for (let tried = 1; this.connections[first + i]!.full; tried++) {
+      if (tried === this.perShard) {
+        this.waitedNow = true;
+        i = this.nextOnShard[shard]!;
+        break;
+      }
+      i = i + 1 === this.perShard ? 0 : i + 1;
+    }
     this.nextOnShard[shard] = i + 1 === this.perShard ? 0 : i + 1;
-    return shard * this.perShard + i;
+    return first + i;
   }
 
   private connectionFor(shard: number): RespConnection {
@@ -186,10 +207,17 @@ class RedisTransport implements Transport, RedisOwner {
       const n = this.replies[COMMAND_OF[i]!]!;
       if (n > 0) commands[op] = n;
     });
-    return { protocol: 'redis', ...this.tally.counts(), serverErrors: Object.fromEntries(this.serverErrors), commands };
+    return {
+      protocol: 'redis',
+      ...this.tally.counts(),
+      serverErrors: Object.fromEntries(this.serverErrors),
+      commands,
+      connections: this.connections.length,
+      ...(this.pipelining !== undefined && { pipelining: this.pipelining }),
+    };
   }
 
   waitedForConnection(): number {
-    return 0;
+    return this.waited;
   }
 }

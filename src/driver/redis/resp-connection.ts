@@ -9,7 +9,8 @@ import { commandHead, RespWriter } from './resp-writer.ts';
  * tick's requests together): one socket write per tick, not per command, which is what a Redis
  * client's throughput is bound by (small writes were a first attempt's 0.3–0.8× redis-benchmark).
  * Replies are parsed as they arrive, from one shared read buffer (resp-reader.ts), and matched to
- * commands in order.
+ * commands in order. With a pipelining depth, commands past it stay in the write buffer until
+ * replies make room; then what fits goes out in one write per read.
  *
  * Why not ioredis: see BENCHMARKS.md (Redis) — measured beside this client in the same run.
  */
@@ -44,8 +45,14 @@ export class RespConnection implements ReplySink {
   private tokens = new Int32Array(1024);
   private commands = new Uint8Array(1024);
   private keyCounts = new Int32Array(1024);
+  /** Per awaited command: where its bytes end in everything this connection has written (see `flushedBytes`). */
+  private ends = new Float64Array(1024);
   private head = 0;
+  /** Commands awaited: the first `onWire` of them handed to the socket, the rest waiting for room. */
   count = 0;
+  onWire = 0;
+  /** Bytes handed to the socket since the connection opened: where writer.buffer[0] sits in that stream. */
+  private flushedBytes = 0;
   connects = 0;
   /** Connections closed because the server broke the protocol. */
   protocolErrors = 0;
@@ -55,12 +62,23 @@ export class RespConnection implements ReplySink {
   private readonly writer = new RespWriter(WRITE_CHUNK, () => this.flushNow());
   private readonly reader = new RespReader(this);
   private flushQueued = false;
+  /** The MGET whose keys are being written. */
+  private mgetToken = 0;
+  private mgetKeys = 0;
+  private mgetKeysLeft = 0;
 
   constructor(
     readonly host: string,
     readonly port: number,
     private readonly owner: RedisOwner,
+    /** Most commands on the wire at once (redis.pipelining); Infinity when unbounded. */
+    private readonly depth = Number.POSITIVE_INFINITY,
   ) {}
+
+  /** A command sent now would have to wait for a reply first. */
+  get full(): boolean {
+    return this.count >= this.depth;
+  }
 
   /** The oldest awaited token, or −1. */
   get oldest(): number {
@@ -93,11 +111,15 @@ export class RespConnection implements ReplySink {
     this.begin();
     this.writer.arrayHeader(keys + 1);
     this.writer.bytes(MGET_NAME);
-    this.sent(token, CMD_MGET, keys);
+    this.mgetToken = token;
+    this.mgetKeys = keys;
+    this.mgetKeysLeft = keys;
   }
 
+  /** One of the open MGET's keys; the last one makes it a command sent (a flush never cuts a command short). */
   mgetKey(key: string): void {
     this.writer.bulkString(key);
+    if (--this.mgetKeysLeft === 0) this.sent(this.mgetToken, CMD_MGET, this.mgetKeys);
   }
 
   /** Dials now (before the run's clock starts); resolves when connected or failed, never rejects. */
@@ -157,31 +179,41 @@ export class RespConnection implements ReplySink {
   }
 
   /**
-   * Hands the bytes written since the last flush to the socket, once per tick. The socket keeps a
-   * reference to what it is given, so it gets a copy of the used part and the write buffer is reused.
+   * Hands the commands written since the last flush to the socket, as many as the depth leaves room
+   * for, once per tick (and after each read that made room). The socket keeps a reference to what it
+   * is given, so it gets a copy and the write buffer is reused; bytes of commands still waiting (or of
+   * one half written, when the buffer filled mid-command) move to its start.
    */
   flushNow(): void {
     this.flushQueued = false;
     const w = this.writer;
     if (w.used === 0 || !this.socket) return;
-    this.socket.write(Buffer.from(w.buffer.subarray(0, w.used)));
-    w.used = 0;
+    const room = Math.min(this.count, this.depth) - this.onWire;
+    if (room <= 0) return;
+    const last = this.onWire + room;
+    const bytes = this.ends[(this.head + last - 1) % this.ends.length]! - this.flushedBytes;
+    this.socket.write(Buffer.from(w.buffer.subarray(0, bytes)));
+    if (bytes < w.used) w.buffer.copyWithin(0, bytes, w.used);
+    w.used -= bytes;
+    this.flushedBytes += bytes;
+    if (this.connected) for (let i = this.onWire; i < last; i++) this.owner.wired(this.tokens[(this.head + i) % this.tokens.length]!);
+    this.onWire = last;
   }
 
   private begin(): void {
     if (!this.socket) this.open();
   }
 
-  /** A command is written: its reply is awaited, and the bytes go out at the end of the tick. */
+  /** A command is written: its reply is awaited, and the bytes go out at the end of the tick (or when there is room). */
   private sent(token: number, command: number, keys: number): void {
     if (this.count === this.tokens.length) this.grow();
     const at = (this.head + this.count) % this.tokens.length;
     this.tokens[at] = token;
     this.commands[at] = command;
     this.keyCounts[at] = keys;
+    this.ends[at] = this.flushedBytes + this.writer.used;
     this.count++;
-    if (this.connected) this.owner.wired(token);
-    if (!this.flushQueued) {
+    if (!this.flushQueued && this.onWire < this.depth) {
       this.flushQueued = true;
       nextTick(flush, this);
     }
@@ -191,6 +223,7 @@ export class RespConnection implements ReplySink {
     const token = this.tokens[this.head]!;
     this.head = (this.head + 1) % this.tokens.length;
     this.count--;
+    if (this.onWire > 0) this.onWire--;
     return token;
   }
 
@@ -199,15 +232,18 @@ export class RespConnection implements ReplySink {
     const tokens = new Int32Array(size * 2);
     const commands = new Uint8Array(size * 2);
     const keyCounts = new Int32Array(size * 2);
+    const ends = new Float64Array(size * 2);
     for (let i = 0; i < this.count; i++) {
       const from = (this.head + i) % size;
       tokens[i] = this.tokens[from]!;
       commands[i] = this.commands[from]!;
       keyCounts[i] = this.keyCounts[from]!;
+      ends[i] = this.ends[from]!;
     }
     this.tokens = tokens;
     this.commands = commands;
     this.keyCounts = keyCounts;
+    this.ends = ends;
     this.head = 0;
   }
 
@@ -219,7 +255,9 @@ export class RespConnection implements ReplySink {
       onread: {
         buffer: SHARED_READ_BUFFER,
         callback: (length, bytes) => {
-          if (this.socket === socket) this.reader.read(bytes as Buffer, length);
+          if (this.socket !== socket) return true;
+          this.reader.read(bytes as Buffer, length);
+          if (this.onWire < this.count && this.socket === socket) this.flushNow();
           return true;
         },
       },
@@ -230,7 +268,7 @@ export class RespConnection implements ReplySink {
     socket.on('connect', () => {
       if (this.socket !== socket) return;
       this.connected = true;
-      for (let i = 0; i < this.count; i++) this.owner.wired(this.tokens[(this.head + i) % this.tokens.length]!);
+      for (let i = 0; i < this.onWire; i++) this.owner.wired(this.tokens[(this.head + i) % this.tokens.length]!);
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (this.socket !== socket) return;
@@ -250,6 +288,8 @@ export class RespConnection implements ReplySink {
     this.socket = undefined;
     this.connected = false;
     this.writer.used = 0;
+    this.flushedBytes = 0;
+    this.onWire = 0;
     this.flushQueued = false;
   }
 

@@ -31,17 +31,23 @@ export class RespWriter {
 
   constructor(
     chunk: number,
-    /** Called when the next command does not fit: hands over what is written and empties the buffer. */
+    /** Called when the next command does not fit: hands over what it can and moves the rest to the start. */
     private readonly flush: () => void,
   ) {
     this.buffer = Buffer.allocUnsafe(chunk);
   }
 
-  /** Room for `bytes` more: flushes first when they do not fit, grows when even an empty buffer is too small. */
+  /**
+   * Room for `bytes` more: flushes first when they do not fit, and grows, keeping what is written,
+   * when the flush could not make room (commands waiting for the pipelining depth, or a large value).
+   */
   ensure(bytes: number): void {
     if (this.used + bytes <= this.buffer.length) return;
     this.flush();
-    if (bytes > this.buffer.length) this.buffer = Buffer.allocUnsafe(bytes);
+    if (this.used + bytes <= this.buffer.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.used + bytes));
+    this.buffer.copy(grown, 0, 0, this.used);
+    this.buffer = grown;
   }
 
   /** Bytes prepared once (a command's head). */

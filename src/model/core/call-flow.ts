@@ -2,7 +2,7 @@ import type { CallSettler, ModelContext } from './context.ts';
 import { NO_LIVE_NODE } from './reasons.ts';
 import { CALL_SENT, CALL_SETTLED, planNode, STAGE_FILL, STAGE_MISS, STAGE_PRIMARY, type Call, type CallPlan, type Task } from './records.ts';
 import { VIEW_BACK, VIEW_DEAD } from './view.ts';
-import { isReadOp, OP_GET } from './ops.ts';
+import { isReadOp } from './ops.ts';
 
 /**
  * What a finished attempt means for its call: a cache miss moves on to the look-aside read, a

@@ -90,9 +90,10 @@ export function connectionPoolOf(report: ProtocolReport & { perWorker?: Protocol
   if (count === undefined) return undefined;
   const pool = { connections: 0, slots: 0 };
   for (const own of report.perWorker ?? [report]) {
-    const { connections, slots } = count(own);
-    pool.connections += connections;
-    pool.slots += slots;
+    const held = count(own);
+    if (held === undefined) return undefined;
+    pool.connections += held.connections;
+    pool.slots += held.slots;
   }
   return pool;
 }

@@ -100,6 +100,6 @@ export interface ReportSpec<R extends ReportBase> {
   merge(reports: readonly R[]): R;
   /** Its figures as report lines, plain text (terminal and markdown alike). */
   describe(report: R): string[];
-  /** Connections held and requests they can carry at once (connections × pipelining), for a protocol whose sender may wait for a free one. */
-  connectionPool?(report: R): { connections: number; slots: number };
+  /** Connections held and requests they can carry at once (connections × pipelining), for a protocol whose sender may wait for a free one; undefined when this run's connections had no depth. */
+  connectionPool?(report: R): { connections: number; slots: number } | undefined;
 }

@@ -20,7 +20,16 @@ export const RedisTargetSchema = z
       .default('murmur3')
       .meta({ description: 'Key hash for client-side sharding, as for memcached (fnv1_32 shows the 2018-04 skew; md5 is ketama’s default).' }),
     distribution: z.enum(['modulo', 'ketama']).default('modulo').meta({ description: 'modulo: shard = hash mod shards; ketama: a consistent-hash ring (160 points per server).' }),
-    connectionsPerShard: z.number().int().min(1).default(1).meta({ description: 'Connections to each server; each is fully pipelined (bounded by inFlightCap).' }),
+    connectionsPerShard: z
+      .number()
+      .int()
+      .min(1)
+      .default(1)
+      .meta({ description: 'Connections to each server; each is pipelined up to `pipelining` (unset: bounded only by inFlightCap).' }),
+    pipelining: z.number().int().min(1).optional().meta({
+      description:
+        "Most commands in flight on one connection, as redis-benchmark's -P: a command due beyond it waits for a reply on the shard's connections, and its wait counts in its latency. Unset: no limit but inFlightCap.",
+    }),
     timeout: duration.default(1_000_000).meta({ description: 'Per command, from its write.' }),
     inFlightCap: z.number().int().min(1).default(10_000).meta({ description: 'Most requests in flight; a request due beyond it is dropped.' }),
     operations: z

@@ -16,6 +16,10 @@ export interface RedisTransportReport extends ShardedCounts {
   protocol: 'redis';
   /** Replies of each command sent, error replies included: what INFO commandstats counts as its calls (an MGET per shard is one). */
   commands: Partial<Record<RedisOperation, number>>;
+  /** Connections the transport held (servers × connectionsPerShard). */
+  connections: number;
+  /** Most commands in flight on each, when `redis.pipelining` set one. */
+  pipelining?: number;
 }
 
 const FORMS = 'redis://host:port[,host:port…]';
@@ -27,7 +31,12 @@ function parse(text: string, _scheme: string, list: string): RedisTarget {
 const addressOf = (s: ServerAddress) => `${s.host}:${s.port}`;
 
 function merge(reports: readonly RedisTransportReport[]): RedisTransportReport {
-  return { ...reports[0]!, ...mergeShardedCounts(reports), commands: addCounts(reports.map((r) => r.commands)) };
+  return {
+    ...reports[0]!,
+    ...mergeShardedCounts(reports),
+    commands: addCounts(reports.map((r) => r.commands)),
+    connections: reports.reduce((n, r) => n + r.connections, 0),
+  };
 }
 
 function describe(report: RedisTransportReport): string[] {
@@ -35,7 +44,7 @@ function describe(report: RedisTransportReport): string[] {
   const commands = REDIS_OPERATIONS.filter((c) => (report.commands[c] ?? 0) > 0).map((c) => `${c.toUpperCase()} ${report.commands[c]}`);
   return [
     `redis: ${report.hits} hits, ${report.misses} misses (hit ratio ${(report.hitRatio * 100).toFixed(1)}%); shard skew ${report.shardSkew.toFixed(2)} over ${report.shards.length} servers`,
-    `${report.connects} connects, ${report.protocolErrors} protocol errors${errors.length > 0 ? `; error replies ${errors.join(', ')}` : ''}`,
+    `${report.connections} connections${report.pipelining === undefined ? '' : ` × pipelining ${report.pipelining}`}, ${report.connects} connects, ${report.protocolErrors} protocol errors${errors.length > 0 ? `; error replies ${errors.join(', ')}` : ''}`,
     ...(commands.length > 0 ? [`commands: ${commands.join(', ')}`] : []),
   ];
 }
@@ -59,5 +68,9 @@ export const REDIS: ProtocolSpec<RedisTarget, RedisTransportReport, SettingsOf<t
     writes: (profile, kind) => redisOperationOfKind(profile.redis.operations, kind) === 'set',
   },
   timeline: { events: new Set(['addShards', 'removeShards', 'restoreShards', 'exec', 'shift']), ring: (target) => target.servers.map(addressOf) },
-  report: { merge, describe },
+  report: {
+    merge,
+    describe,
+    connectionPool: (r) => (r.pipelining === undefined ? undefined : { connections: r.connections, slots: r.connections * r.pipelining }),
+  },
 };
