@@ -205,14 +205,13 @@ const sustained = (t: Trial) => t.dropped === 0 && t.failed === 0 && t.sent === 
 
 /**
  * The highest sustained rate for `op`: a binary search between 0 and twice the peer's (at most
- * 300k/s, past what one Node thread sends), each rate given a second try (a busy neighbour can make
- * a run look worse, never better).
+ * 2M/s), each rate given a second try (a busy neighbour can make a run look worse, never better).
  */
 function search(server: string, op: 'get' | 'set', config: Config, peer: number): Trial | undefined {
   let lo = 0;
-  let hi = Math.min(Math.max(peer * 2, 20_000), 300_000);
+  let hi = Math.min(Math.max(peer * 2, 20_000), 2_000_000);
   let best: Trial | undefined;
-  for (let round = 0; round < 6 && hi - lo > 2000; round++) {
+  for (let round = 0; round < 7 && hi - lo > 2000; round++) {
     const rate = Math.round((lo + hi) / 2 / 1000) * 1000;
     const first = commandTrial(server, op, rate, config);
     const t = sustained(first) ? first : commandTrial(server, op, rate, config);
